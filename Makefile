@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Out-of-tree build of chacha20_simd.ko, plus the project's tests.
+#
+#   make                  build against the running kernel's headers
+#   make KDIR=<dir>       build against any kernel's headers
+#   make install          modules_install + depmod (as root)
+#   make check            every test: user space, both Debian kernels under QEMU
+#   make check-fast       the user-space harness and one VM boot
+#   make demo             boot Debian 12's kernel with the module and show it
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+
+SOURCES = chacha20_glue.c chacha20_core.c chacha20_core.h \
+	  $(wildcard chacha20-*.S)
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(KRELEASE)
+
+clean:
+	rm -rf *.o *.ko *.mod *.mod.c *.mod.o .*.cmd modules.order \
+		Module.symvers .tmp_versions
+	$(MAKE) -C tests clean
+
+deps:
+	bash tools/install-deps.sh
+
+test-user: deps
+	$(MAKE) -C tests check
+
+checkpatch: deps
+	bash tools/checkpatch.sh $(SOURCES)
+
+check: deps test-user checkpatch
+	bash tools/vm/check-all.sh
+
+check-fast: deps test-user
+	bash tools/vm/run.sh --kernel 6.1 --cpu max --expect avx2
+
+demo: deps
+	bash tools/vm/demo.sh
+
+.PHONY: all modules install clean deps test-user checkpatch check \
+	check-fast demo

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ChaCha20, XChaCha20 and XChaCha12 skciphers on SIMD cores, with scalar C
+ * for tails, tiny requests and contexts where SIMD is not usable.
+ *
+ * Byte-for-byte compatible with the kernel's *-generic drivers, including
+ * the 32-bit block counter that wraps with no carry into the nonce.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <crypto/algapi.h>
+#include <crypto/internal/simd.h>
+#include <crypto/internal/skcipher.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <asm/simd.h>
+#ifdef CONFIG_X86
+#include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
+#endif
+
+#include "chacha20_core.h"
+
+/* Most bytes handled in one FPU section, so preemption is never held off for long. */
+#define CHACHA_SIMD_CHUNK	SZ_4K
+
+/* Requests shorter than this run in scalar C: an FPU section costs more. */
+#define CHACHA_SIMD_MIN_BYTES	128
+
+#define DRIVER_SUFFIX		"oot"
+
+static int priority = 400;
+module_param(priority, int, 0444);
+MODULE_PARM_DESC(priority,
+		 "crypto API priority of the drivers (default 400; in-tree SIMD drivers use 300, generic 100)");
+
+static char *impl;
+module_param(impl, charp, 0444);
+MODULE_PARM_DESC(impl,
+		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2 (default: best available)");
+
+static const struct chacha_impl *chacha_impl __ro_after_init;
+
+struct chacha_tfm_ctx {
+	u32 key[CHACHA_KEY_BYTES / sizeof(u32)];
+	unsigned int nrounds;
+};
+
+static unsigned int chacha_cpu_features(void)
+{
+	unsigned int f = 0;
+
+#ifdef CONFIG_X86_64
+	if (boot_cpu_has(X86_FEATURE_XMM2))
+		f |= CHACHA_CPU_SSE2;
+	if (boot_cpu_has(X86_FEATURE_SSSE3))
+		f |= CHACHA_CPU_SSSE3;
+	if (boot_cpu_has(X86_FEATURE_AVX) && boot_cpu_has(X86_FEATURE_AVX2) &&
+	    cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL))
+		f |= CHACHA_CPU_AVX2;
+#endif
+	return f;
+}
+
+static void chacha_simd_begin(void)
+{
+#ifdef CONFIG_X86
+	kernel_fpu_begin();
+#endif
+}
+
+static void chacha_simd_end(void)
+{
+#ifdef CONFIG_X86
+	kernel_fpu_end();
+#endif
+}
+
+/*
+ * XOR @len bytes at the position given by @state, advancing its counter.
+ * SIMD runs in sections of at most CHACHA_SIMD_CHUNK bytes.
+ */
+static void chacha_crypt(u32 *state, u8 *dst, const u8 *src,
+			 unsigned int len, unsigned int nrounds)
+{
+	if (len < CHACHA_SIMD_MIN_BYTES || !chacha_impl->cores[0].blocks ||
+	    !crypto_simd_usable()) {
+		chacha_crypt_impl(&chacha_impls[0], state, dst, src, len,
+				  nrounds);
+		return;
+	}
+
+	while (len) {
+		unsigned int n = min_t(unsigned int, len, CHACHA_SIMD_CHUNK);
+
+		chacha_simd_begin();
+		chacha_crypt_impl(chacha_impl, state, dst, src, n, nrounds);
+		chacha_simd_end();
+		dst += n;
+		src += n;
+		len -= n;
+	}
+}
+
+static int chacha_stream_xor(struct skcipher_request *req, const u32 *key,
+			     const u8 *iv, unsigned int nrounds)
+{
+	struct skcipher_walk walk;
+	u32 state[CHACHA_STATE_WORDS];
+	int err;
+
+	err = skcipher_walk_virt(&walk, req, false);
+	chacha_init_state(state, key, iv);
+
+	while (walk.nbytes) {
+		unsigned int n = walk.nbytes;
+
+		/* Only the last step may end inside a block. */
+		if (n < walk.total)
+			n = round_down(n, CHACHA_BLOCK_BYTES);
+
+		chacha_crypt(state, walk.dst.virt.addr, walk.src.virt.addr, n,
+			     nrounds);
+		err = skcipher_walk_done(&walk, walk.nbytes - n);
+	}
+
+	memzero_explicit(state, sizeof(state));
+	return err;
+}
+
+static int chacha_setkey(struct crypto_skcipher *tfm, const u8 *key,
+			 unsigned int keylen, unsigned int nrounds)
+{
+	struct chacha_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
+	int i;
+
+	if (keylen != CHACHA_KEY_BYTES)
+		return -EINVAL;
+
+	for (i = 0; i < ARRAY_SIZE(ctx->key); i++) {
+		__le32 w;
+
+		memcpy(&w, key + 4 * i, sizeof(w));
+		ctx->key[i] = le32_to_cpu(w);
+	}
+	ctx->nrounds = nrounds;
+	return 0;
+}
+
+static int chacha20_setkey(struct crypto_skcipher *tfm, const u8 *key,
+			   unsigned int keylen)
+{
+	return chacha_setkey(tfm, key, keylen, 20);
+}
+
+static int chacha12_setkey(struct crypto_skcipher *tfm, const u8 *key,
+			   unsigned int keylen)
+{
+	return chacha_setkey(tfm, key, keylen, 12);
+}
+
+/*
+ * XChaCha: HChaCha of the key and the first 16 IV bytes gives a subkey;
+ * the stream then starts from IV bytes 24-31 (counter) and 16-23 (nonce).
+ */
+static int xchacha_stream_xor(struct skcipher_request *req,
+			      const struct chacha_tfm_ctx *ctx)
+{
+	u32 state[CHACHA_STATE_WORDS];
+	u32 subkey[CHACHA_KEY_BYTES / sizeof(u32)];
+	u8 iv[CHACHA_IV_BYTES];
+	int err;
+
+	chacha_init_state(state, ctx->key, req->iv);
+	hchacha_block_scalar(state, subkey, ctx->nrounds);
+	memcpy(&iv[0], req->iv + 24, 8);
+	memcpy(&iv[8], req->iv + 16, 8);
+
+	err = chacha_stream_xor(req, subkey, iv, ctx->nrounds);
+
+	memzero_explicit(state, sizeof(state));
+	memzero_explicit(subkey, sizeof(subkey));
+	return err;
+}
+
+/* Encryption and decryption are the same XOR. */
+static int chacha_skcipher_crypt(struct skcipher_request *req)
+{
+	struct crypto_skcipher *tfm = crypto_skcipher_reqtfm(req);
+	struct chacha_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
+
+	if (crypto_skcipher_ivsize(tfm) == XCHACHA_IV_BYTES)
+		return xchacha_stream_xor(req, ctx);
+	return chacha_stream_xor(req, ctx->key, req->iv, ctx->nrounds);
+}
+
+#define CHACHA_ALG(alg, ivbytes, setkeyfn) {			\
+	.base.cra_name		= alg,					\
+	.base.cra_blocksize	= 1,					\
+	.base.cra_ctxsize	= sizeof(struct chacha_tfm_ctx),	\
+	.base.cra_module	= THIS_MODULE,				\
+	.min_keysize		= CHACHA_KEY_BYTES,			\
+	.max_keysize		= CHACHA_KEY_BYTES,			\
+	.ivsize			= ivbytes,				\
+	.chunksize		= CHACHA_BLOCK_BYTES,			\
+	.setkey			= setkeyfn,				\
+	.encrypt		= chacha_skcipher_crypt,		\
+	.decrypt		= chacha_skcipher_crypt,		\
+}
+
+static struct skcipher_alg chacha_algs[] = {
+	CHACHA_ALG("chacha20", CHACHA_IV_BYTES, chacha20_setkey),
+	CHACHA_ALG("xchacha20", XCHACHA_IV_BYTES, chacha20_setkey),
+	CHACHA_ALG("xchacha12", XCHACHA_IV_BYTES, chacha12_setkey),
+};
+
+/* The best implementation this CPU runs, or the one asked for by impl=. */
+static const struct chacha_impl *chacha_choose_impl(void)
+{
+	unsigned int have = chacha_cpu_features();
+	const struct chacha_impl *best = &chacha_impls[0];
+	unsigned int i;
+
+	for (i = 0; i < chacha_nimpls; i++) {
+		const struct chacha_impl *p = &chacha_impls[i];
+		bool usable = (p->needs & have) == p->needs;
+
+		if (impl && *impl && sysfs_streq(impl, p->name)) {
+			if (usable)
+				return p;
+			pr_err("impl=%s: this CPU lacks what it needs\n", impl);
+			return ERR_PTR(-ENODEV);
+		}
+		if (usable)
+			best = p;
+	}
+	if (impl && *impl) {
+		pr_err("impl=%s: unknown implementation\n", impl);
+		return ERR_PTR(-EINVAL);
+	}
+	return best;
+}
+
+static int __init chacha_simd_mod_init(void)
+{
+	const struct chacha_impl *p = chacha_choose_impl();
+	int i;
+
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	chacha_impl = p;
+
+	for (i = 0; i < ARRAY_SIZE(chacha_algs); i++) {
+		struct crypto_alg *base = &chacha_algs[i].base;
+
+		base->cra_priority = priority;
+		snprintf(base->cra_driver_name, sizeof(base->cra_driver_name),
+			 "%s-%s-" DRIVER_SUFFIX, base->cra_name, p->name);
+	}
+	pr_info("using %s, priority %d\n", p->name, priority);
+	return crypto_register_skciphers(chacha_algs, ARRAY_SIZE(chacha_algs));
+}
+
+static void __exit chacha_simd_mod_exit(void)
+{
+	crypto_unregister_skciphers(chacha_algs, ARRAY_SIZE(chacha_algs));
+}
+
+module_init(chacha_simd_mod_init);
+module_exit(chacha_simd_mod_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("chacha20-simd developers");
+MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 stream ciphers (x86-64 SSE2/SSSE3/AVX2, scalar)");
+MODULE_ALIAS_CRYPTO("chacha20");
+MODULE_ALIAS_CRYPTO("xchacha20");
+MODULE_ALIAS_CRYPTO("xchacha12");
+
+/* Every driver name the module can register, so users may ask for one. */
+MODULE_ALIAS_CRYPTO("chacha20-scalar-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha20-scalar-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha12-scalar-" DRIVER_SUFFIX);
+#ifdef CONFIG_X86_64
+MODULE_ALIAS_CRYPTO("chacha20-sse2-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha20-sse2-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha12-sse2-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("chacha20-ssse3-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha20-ssse3-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha12-ssse3-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("chacha20-avx2-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha20-avx2-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha12-avx2-" DRIVER_SUFFIX);
+#endif

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Download Debian packages through a private apt configuration, so that the
+# system's own apt sources are never touched.
+#
+#   tools/debfetch.sh [-a ARCH] [-s SUITE...] update
+#   tools/debfetch.sh [-a ARCH] [-s SUITE...] newest REGEX   # newest package name matching
+#   tools/debfetch.sh [-a ARCH] [-s SUITE...] get PKG...     # download + unpack, print dirs
+#
+# The cache lives in ${CHACHA_CACHE:-~/.cache/chacha20-simd}/apt-<arch>.
+set -euo pipefail
+
+arch=amd64
+suites="bookworm bookworm-updates bookworm-backports"
+while getopts "a:s:" o; do
+	case $o in
+	a) arch=$OPTARG ;;
+	s) suites=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
+root=$cache/apt-$arch
+mkdir -p "$root/lists/partial" "$root/archives/partial" "$root/debs" "$root/x"
+
+list=$root/sources.list
+: >"$list.new"
+for s in $suites; do
+	echo "deb [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $s main" >>"$list.new"
+done
+mv "$list.new" "$list"
+
+apt_private() {
+	apt-get -q \
+		-o Dir::Etc::sourcelist="$list" \
+		-o Dir::Etc::sourceparts=/nonexistent \
+		-o Dir::State::Lists="$root/lists" \
+		-o Dir::State::status=/dev/null \
+		-o Dir::Cache="$root" \
+		-o Dir::Cache::archives="$root/archives" \
+		-o APT::Architecture="$arch" \
+		-o APT::Architectures="$arch" \
+		-o Debug::NoLocking=1 \
+		-o APT::Sandbox::User=root \
+		"$@"
+}
+apt_cache_private() {
+	apt-cache \
+		-o Dir::Etc::sourcelist="$list" \
+		-o Dir::Etc::sourceparts=/nonexistent \
+		-o Dir::State::Lists="$root/lists" \
+		-o Dir::State::status=/dev/null \
+		-o Dir::Cache="$root" \
+		-o APT::Architecture="$arch" \
+		-o APT::Architectures="$arch" \
+		"$@"
+}
+
+update() {
+	# Refresh the lists at most once a day.
+	stamp=$root/lists/.stamp
+	if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+		apt_private update >&2
+		touch "$stamp"
+	fi
+}
+
+cmd=${1:-}
+shift || true
+case $cmd in
+update)
+	update
+	;;
+newest)
+	update
+	apt_cache_private pkgnames | grep -E "^($1)\$" | sort -V | tail -n 1
+	;;
+get)
+	update
+	for p in "$@"; do
+		ver=$(apt_cache_private policy "$p" | awk '/Candidate:/ {print $2}')
+		[ -n "$ver" ] && [ "$ver" != "(none)" ] || {
+			echo "debfetch: no package $p for $arch" >&2
+			exit 1
+		}
+		dir=$root/x/${p}_${ver//:/%}
+		if [ ! -e "$dir/.done" ]; then
+			(cd "$root/debs" && apt_private download "$p=$ver" >&2)
+			deb=$(ls -t "$root"/debs/"${p}"_*"${ver##*:}"*.deb | head -n 1)
+			rm -rf "$dir"
+			mkdir -p "$dir"
+			dpkg-deb -x "$deb" "$dir"
+			touch "$dir/.done"
+		fi
+		echo "$dir"
+	done
+	;;
+*)
+	sed -n '3,12p' "$0"
+	exit 2
+	;;
+esac

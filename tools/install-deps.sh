@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian packages that `make check` and `make demo` need, if any
+# is missing.  Touches only the system's own apt sources; kernels and
+# headers for the VMs come through tools/debfetch.sh instead.
+set -euo pipefail
+
+pkgs=(
+	gcc make perl bc xz-utils zstd cpio kmod
+	libc6-dev valgrind
+	busybox-static dmsetup
+	qemu-system-x86
+	dwarves			# pahole: the 6.12 headers build BTF
+	ca-certificates
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: not root; run: sudo apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
