@@ -28,7 +28,7 @@ const struct chacha_impl chacha_impls[] = {
 	} },
 	{ "avx2", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, {
 		CORE(8, chacha20_8block_xor_avx2),
-		CORE(4, chacha20_4block_xor_ssse3),
+		CORE(4, chacha20_4block_xor_avx2),
 		CORE(1, chacha20_1block_xor_ssse3),
 	} },
 };

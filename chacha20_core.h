@@ -61,6 +61,8 @@ asmlinkage void chacha20_1block_xor_ssse3(const u32 *state, u8 *dst,
 					  const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_4block_xor_ssse3(const u32 *state, u8 *dst,
 					  const u8 *src, unsigned int nrounds);
+asmlinkage void chacha20_4block_xor_avx2(const u32 *state, u8 *dst,
+					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_8block_xor_avx2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 #endif

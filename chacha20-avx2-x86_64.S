@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ChaCha cores for x86-64 with AVX2: chacha20_8block_xor_avx2 XORs eight
+ * 64-byte blocks of key stream into the data, chacha20_4block_xor_avx2
+ * four (row layout, see there).  Both only read the state; block j uses
+ * the counter state[12] + j.
+ *
+ * Eight blocks, vertical layout: ymm i holds state word i of all blocks,
+ * one block per 32-bit lane, so every quarter-round works on eight blocks
+ * at once and no lanes move between rounds.  Lane j of the counter word
+ * is state[12] + j (32-bit wraparound, no carry into state[13]).
+ *
+ * Sixteen state vectors and the rotate temporaries do not fit in sixteen
+ * registers, so two of the four "c" rows (words 8-11) live in a 32-byte
+ * aligned stack frame.  The quarter-rounds run in pairs ordered so that
+ * each half-round swaps the c pair exactly once:
+ *
+ *	columns:   (0,4,8,12)  (1,5,9,13)	c = x8,  x9
+ *		   (2,6,10,14) (3,7,11,15)	c = x10, x11
+ *	diagonals: (0,5,10,15) (1,6,11,12)	c = x10, x11
+ *		   (2,7,8,13)  (3,4,9,14)	c = x8,  x9
+ *
+ * Rotations by 16 and 8 are byte shuffles; by 12 and 7, shift/shift/or.
+ * At the end the input state is added back, the 8x8 matrix of words is
+ * transposed back into blocks (4x4 within each 128-bit half, then 128-bit
+ * halves are exchanged) and XORed into the source.
+ */
+
+#include <linux/linkage.h>
+#include <linux/cfi_types.h>
+
+.section	.rodata.cst32.chacha20_avx2_rot16, "aM", @progbits, 32
+.align 32
+chacha20_avx2_rot16:
+	.byte	2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13
+	.byte	2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13
+
+.section	.rodata.cst32.chacha20_avx2_rot8, "aM", @progbits, 32
+.align 32
+chacha20_avx2_rot8:
+	.byte	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
+	.byte	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
+
+.section	.rodata.cst32.chacha20_avx2_ctrinc, "aM", @progbits, 32
+.align 32
+chacha20_avx2_ctrinc:
+	.long	0, 1, 2, 3, 4, 5, 6, 7
+
+.section	.rodata.cst32.chacha20_avx2_ctr01, "aM", @progbits, 32
+.align 32
+chacha20_avx2_ctr01:
+	.long	0, 0, 0, 0, 1, 0, 0, 0
+
+.section	.rodata.cst32.chacha20_avx2_ctr23, "aM", @progbits, 32
+.align 32
+chacha20_avx2_ctr23:
+	.long	2, 0, 0, 0, 3, 0, 0, 0
+
+/* Arguments (SysV); STATE is only read. */
+#define STATE	%rdi
+#define DST	%rsi
+#define SRC	%rdx
+#define ROUNDS	%ecx
+
+/* Rows a, b and d stay in registers for the whole round loop. */
+#define X0	%ymm0
+#define X1	%ymm1
+#define X2	%ymm2
+#define X3	%ymm3
+#define X4	%ymm4
+#define X5	%ymm5
+#define X6	%ymm6
+#define X7	%ymm7
+#define X12	%ymm12
+#define X13	%ymm13
+#define X14	%ymm14
+#define X15	%ymm15
+/* The c pair in registers: x8/x9 or x10/x11 (see above). */
+#define C0	%ymm8
+#define C1	%ymm9
+/* Rotate temporaries. */
+#define T0	%ymm10
+#define T1	%ymm11
+
+/* Stack slot of c row @i (8..11). */
+#define SLOT(i)	(((i) - 8) * 32)(%rsp)
+#define FRAME	(4 * 32)
+
+.text
+
+/* x <<<= bits, by shifts; t is clobbered. */
+.macro ROTL bits, x, t
+	vpslld		$\bits, \x, \t
+	vpsrld		$(32 - \bits), \x, \x
+	vpor		\t, \x, \x
+.endm
+
+/* x <<<= 16 or 8: a byte shuffle within each 32-bit lane. */
+.macro ROTL_BYTES mask, x
+	vpshufb		\mask(%rip), \x, \x
+.endm
+
+/*
+ * Two independent quarter-rounds (a0,b0,c0,d0) and (a1,b1,c1,d1), step by
+ * step interleaved.  The arguments are whole registers, so this serves
+ * both layouts: in the vertical one each argument is one word of eight
+ * blocks, in the row one a row of two blocks (four quarter-rounds each).
+ */
+.macro QUARTERROUND_x2 a0, b0, c0, d0, a1, b1, c1, d1
+	vpaddd		\b0, \a0, \a0
+	vpaddd		\b1, \a1, \a1
+	vpxor		\a0, \d0, \d0
+	vpxor		\a1, \d1, \d1
+	ROTL_BYTES	chacha20_avx2_rot16, \d0
+	ROTL_BYTES	chacha20_avx2_rot16, \d1
+
+	vpaddd		\d0, \c0, \c0
+	vpaddd		\d1, \c1, \c1
+	vpxor		\c0, \b0, \b0
+	vpxor		\c1, \b1, \b1
+	ROTL		12, \b0, T0
+	ROTL		12, \b1, T1
+
+	vpaddd		\b0, \a0, \a0
+	vpaddd		\b1, \a1, \a1
+	vpxor		\a0, \d0, \d0
+	vpxor		\a1, \d1, \d1
+	ROTL_BYTES	chacha20_avx2_rot8, \d0
+	ROTL_BYTES	chacha20_avx2_rot8, \d1
+
+	vpaddd		\d0, \c0, \c0
+	vpaddd		\d1, \c1, \c1
+	vpxor		\c0, \b0, \b0
+	vpxor		\c1, \b1, \b1
+	ROTL		7, \b0, T0
+	ROTL		7, \b1, T1
+.endm
+
+/* Park c rows @out0/@out1 on the stack and fetch rows @in0/@in1. */
+.macro SWAP_C out0, out1, in0, in1
+	vmovdqa		C0, SLOT(\out0)
+	vmovdqa		C1, SLOT(\out1)
+	vmovdqa		SLOT(\in0), C0
+	vmovdqa		SLOT(\in1), C1
+.endm
+
+/* A column round and a diagonal round; enters and leaves with c = x8, x9. */
+.macro DOUBLEROUND8
+	QUARTERROUND_x2	X0, X4, C0, X12,  X1, X5, C1, X13
+	SWAP_C		8, 9, 10, 11
+	QUARTERROUND_x2	X2, X6, C0, X14,  X3, X7, C1, X15
+	QUARTERROUND_x2	X0, X5, C0, X15,  X1, X6, C1, X12
+	SWAP_C		10, 11, 8, 9
+	QUARTERROUND_x2	X2, X7, C0, X13,  X3, X4, C1, X14
+.endm
+
+/* x += state word @i in every lane; t is clobbered. */
+.macro ADD_STATE i, x, t
+	vpbroadcastd	(4 * \i)(STATE), \t
+	vpaddd		\t, \x, \x
+.endm
+
+/* The counter row: x = state[12] + {0, ..., 7}. */
+.macro LOAD_COUNTER x
+	vpbroadcastd	(4 * 12)(STATE), \x
+	vpaddd		chacha20_avx2_ctrinc(%rip), \x, \x
+.endm
+
+/*
+ * Transpose the 4x4 matrices of words in each 128-bit half of rows
+ * r0..r3.  Word k of the four rows ends up in (k = 0..3) r2, t, r0, r3,
+ * in that order; r1 is left free.
+ */
+.macro TRANSPOSE4x4 r0, r1, r2, r3, t
+	vpunpckldq	\r1, \r0, \t		/* 00 10 01 11 */
+	vpunpckhdq	\r1, \r0, \r1		/* 02 12 03 13 */
+	vpunpckldq	\r3, \r2, \r0		/* 20 30 21 31 */
+	vpunpckhdq	\r3, \r2, \r3		/* 22 32 23 33 */
+	vpunpcklqdq	\r0, \t, \r2		/* 00 10 20 30 */
+	vpunpckhqdq	\r0, \t, \t		/* 01 11 21 31 */
+	vpunpcklqdq	\r3, \r1, \r0		/* 02 12 22 32 */
+	vpunpckhqdq	\r3, \r1, \r3		/* 03 13 23 33 */
+.endm
+
+/*
+ * The low halves of lo and hi are 32 consecutive bytes of key stream for
+ * byte offset @off0 of the data, their high halves those for @off1:
+ * join the halves and XOR them in.  lo and t are clobbered.
+ */
+.macro XOR_STORE lo, hi, off0, off1, t
+	vperm2i128	$0x20, \hi, \lo, \t
+	vpxor		\off0(SRC), \t, \t
+	vmovdqu		\t, \off0(DST)
+	vperm2i128	$0x31, \hi, \lo, \lo
+	vpxor		\off1(SRC), \lo, \lo
+	vmovdqu		\lo, \off1(DST)
+.endm
+
+/*
+ * void chacha20_8block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
+ *				 unsigned int nrounds);
+ */
+SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
+	push		%rbp
+	mov		%rsp, %rbp
+	and		$-32, %rsp
+	sub		$FRAME, %rsp
+
+	vpbroadcastd	(4 * 0)(STATE), X0
+	vpbroadcastd	(4 * 1)(STATE), X1
+	vpbroadcastd	(4 * 2)(STATE), X2
+	vpbroadcastd	(4 * 3)(STATE), X3
+	vpbroadcastd	(4 * 4)(STATE), X4
+	vpbroadcastd	(4 * 5)(STATE), X5
+	vpbroadcastd	(4 * 6)(STATE), X6
+	vpbroadcastd	(4 * 7)(STATE), X7
+	vpbroadcastd	(4 * 8)(STATE), C0
+	vpbroadcastd	(4 * 9)(STATE), C1
+	vpbroadcastd	(4 * 10)(STATE), T0
+	vpbroadcastd	(4 * 11)(STATE), T1
+	vmovdqa		T0, SLOT(10)
+	vmovdqa		T1, SLOT(11)
+	LOAD_COUNTER	X12
+	vpbroadcastd	(4 * 13)(STATE), X13
+	vpbroadcastd	(4 * 14)(STATE), X14
+	vpbroadcastd	(4 * 15)(STATE), X15
+
+.Ldoubleround8:
+	DOUBLEROUND8
+	sub		$2, ROUNDS
+	jnz		.Ldoubleround8
+
+	/* Words 0-7: bytes 0-31 of each block.  Free: T0, T1. */
+	ADD_STATE	0, X0, T0
+	ADD_STATE	1, X1, T1
+	ADD_STATE	2, X2, T0
+	ADD_STATE	3, X3, T1
+	ADD_STATE	4, X4, T0
+	ADD_STATE	5, X5, T1
+	ADD_STATE	6, X6, T0
+	ADD_STATE	7, X7, T1
+	TRANSPOSE4x4	X0, X1, X2, X3, T0
+	TRANSPOSE4x4	X4, X5, X6, X7, X1
+	XOR_STORE	X2, X6, (64 * 0), (64 * 4), T1
+	XOR_STORE	T0, X1, (64 * 1), (64 * 5), T1
+	XOR_STORE	X0, X4, (64 * 2), (64 * 6), T1
+	XOR_STORE	X3, X7, (64 * 3), (64 * 7), T1
+
+	/* Words 8-15 (x8..x15 in ymm8..ymm15): bytes 32-63.  Free: ymm0-7. */
+	vmovdqa		SLOT(10), %ymm10
+	vmovdqa		SLOT(11), %ymm11
+	ADD_STATE	8, %ymm8, %ymm0
+	ADD_STATE	9, %ymm9, %ymm1
+	ADD_STATE	10, %ymm10, %ymm2
+	ADD_STATE	11, %ymm11, %ymm3
+	LOAD_COUNTER	%ymm4
+	vpaddd		%ymm4, %ymm12, %ymm12
+	ADD_STATE	13, %ymm13, %ymm5
+	ADD_STATE	14, %ymm14, %ymm6
+	ADD_STATE	15, %ymm15, %ymm7
+	TRANSPOSE4x4	%ymm8, %ymm9, %ymm10, %ymm11, %ymm0
+	TRANSPOSE4x4	%ymm12, %ymm13, %ymm14, %ymm15, %ymm1
+	XOR_STORE	%ymm10, %ymm14, (64 * 0 + 32), (64 * 4 + 32), %ymm2
+	XOR_STORE	%ymm0, %ymm1, (64 * 1 + 32), (64 * 5 + 32), %ymm3
+	XOR_STORE	%ymm8, %ymm12, (64 * 2 + 32), (64 * 6 + 32), %ymm4
+	XOR_STORE	%ymm11, %ymm15, (64 * 3 + 32), (64 * 7 + 32), %ymm5
+
+	vzeroupper
+	leave
+	RET
+SYM_FUNC_END(chacha20_8block_xor_avx2)
+
+/*
+ * Four blocks in the row layout: each register holds one row (four words)
+ * of two blocks, blocks 0 and 1 in A0-A3, blocks 2 and 3 in B0-B3; the
+ * counter row of block j carries state[12] + j.  A column round is one
+ * quarter-round on whole rows.  For the diagonal round rows a, c and d
+ * are rotated by -1, +1 and +2 words against b, making the diagonals
+ * columns, and rotated back afterwards.  Leaving b alone keeps these
+ * shuffles off the critical path: a quarter-round ends by updating b, but
+ * a, c and d are final a few instructions earlier.  No spills: ymm0-7
+ * and T0/T1.
+ */
+#define A0	%ymm0
+#define A1	%ymm1
+#define A2	%ymm2
+#define A3	%ymm3
+#define B0	%ymm4
+#define B1	%ymm5
+#define B2	%ymm6
+#define B3	%ymm7
+
+/* Lane i of a, b, c, d then holds a[i - 1], b[i], c[i + 1], d[i + 2] mod 4. */
+.macro DIAGONALIZE a, c, d
+	vpshufd		$0x93, \a, \a
+	vpshufd		$0x4e, \d, \d
+	vpshufd		$0x39, \c, \c
+.endm
+
+.macro UNDIAGONALIZE a, c, d
+	vpshufd		$0x39, \a, \a
+	vpshufd		$0x4e, \d, \d
+	vpshufd		$0x93, \c, \c
+.endm
+
+.macro DOUBLEROUND4
+	QUARTERROUND_x2	A0, A1, A2, A3,  B0, B1, B2, B3
+	DIAGONALIZE	A0, A2, A3
+	DIAGONALIZE	B0, B2, B3
+	QUARTERROUND_x2	A0, A1, A2, A3,  B0, B1, B2, B3
+	UNDIAGONALIZE	A0, A2, A3
+	UNDIAGONALIZE	B0, B2, B3
+.endm
+
+/* x += row @i of the state, y likewise; t is clobbered. */
+.macro ADD_ROWS i, x, y, t
+	vbroadcasti128	(16 * \i)(STATE), \t
+	vpaddd		\t, \x, \x
+	vpaddd		\t, \y, \y
+.endm
+
+/*
+ * void chacha20_4block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
+ *				 unsigned int nrounds);
+ */
+SYM_TYPED_FUNC_START(chacha20_4block_xor_avx2)
+	vbroadcasti128	(16 * 0)(STATE), A0
+	vbroadcasti128	(16 * 1)(STATE), A1
+	vbroadcasti128	(16 * 2)(STATE), A2
+	vbroadcasti128	(16 * 3)(STATE), A3
+	vmovdqa		A0, B0
+	vmovdqa		A1, B1
+	vmovdqa		A2, B2
+	vpaddd		chacha20_avx2_ctr23(%rip), A3, B3
+	vpaddd		chacha20_avx2_ctr01(%rip), A3, A3
+
+.Ldoubleround4:
+	DOUBLEROUND4
+	sub		$2, ROUNDS
+	jnz		.Ldoubleround4
+
+	ADD_ROWS	0, A0, B0, T0
+	ADD_ROWS	1, A1, B1, T1
+	ADD_ROWS	2, A2, B2, T0
+	vbroadcasti128	(16 * 3)(STATE), T1
+	vpaddd		chacha20_avx2_ctr01(%rip), T1, T0
+	vpaddd		T0, A3, A3
+	vpaddd		chacha20_avx2_ctr23(%rip), T1, T1
+	vpaddd		T1, B3, B3
+
+	XOR_STORE	A0, A1, (64 * 0), (64 * 1), T0
+	XOR_STORE	A2, A3, (64 * 0 + 32), (64 * 1 + 32), T0
+	XOR_STORE	B0, B1, (64 * 2), (64 * 3), T0
+	XOR_STORE	B2, B3, (64 * 2 + 32), (64 * 3 + 32), T0
+
+	vzeroupper
+	RET
+SYM_FUNC_END(chacha20_4block_xor_avx2)

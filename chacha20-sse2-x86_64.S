@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ChaCha block cores for x86-64 with SSE2, or with SSSE3 when CHACHA_SSSE3
+ * is defined (chacha20-ssse3-x86_64.S does that and includes this file).
+ * The two flavours differ only in the 16- and 8-bit rotations: SSSE3 uses
+ * one pshufb, SSE2 uses pshuflw/pshufhw and shifts.
+ *
+ * void fn(const u32 *state, u8 *dst, const u8 *src, unsigned int nrounds)
+ *	%rdi = state (16 words, RFC 8439 layout; only read)
+ *	%rsi = dst, %rdx = src (any alignment, may be equal)
+ *	%ecx = nrounds (20 or 12); the loops run "sub $2; ja", so an odd
+ *	       count rounds up instead of looping forever
+ *
+ * Block i uses the counter state[12] + i, wrapping modulo 2^32.
+ */
+
+#include <linux/linkage.h>
+#include <linux/cfi_types.h>
+
+#ifdef CHACHA_SSSE3
+#define CHACHA_1BLOCK	chacha20_1block_xor_ssse3
+#define CHACHA_4BLOCK	chacha20_4block_xor_ssse3
+#else
+#define CHACHA_1BLOCK	chacha20_1block_xor_sse2
+#define CHACHA_4BLOCK	chacha20_4block_xor_sse2
+#endif
+
+/* Counter lanes of the 4-block core: state[12] + {0, 1, 2, 3}. */
+.section	.rodata.cst16.chacha_ctrinc, "aM", @progbits, 16
+.align 16
+chacha_ctrinc:
+	.octa	0x00000003000000020000000100000000
+
+#ifdef CHACHA_SSSE3
+/* pshufb masks rotating each 32-bit lane left by 16 and by 8 bits. */
+.section	.rodata.cst16.chacha_rot16, "aM", @progbits, 16
+.align 16
+chacha_rot16:
+	.octa	0x0d0c0f0e09080b0a0504070601000302
+
+.section	.rodata.cst16.chacha_rot8, "aM", @progbits, 16
+.align 16
+chacha_rot8:
+	.octa	0x0e0d0c0f0a09080b0605040702010003
+#endif
+
+.text
+
+/* \reg = \reg <<< \n in each 32-bit lane, clobbering \tmp. */
+.macro ROTL reg, n, tmp
+	movdqa		\reg, \tmp
+	pslld		$\n, \reg
+	psrld		$(32 - \n), \tmp
+	por		\tmp, \reg
+.endm
+
+/* Rotations by 16 and 8: \mask is a pshufb mask (SSSE3 only). */
+.macro ROTL16 reg, tmp, mask
+#ifdef CHACHA_SSSE3
+	pshufb		\mask, \reg
+#else
+	pshuflw		$0xb1, \reg, \reg
+	pshufhw		$0xb1, \reg, \reg
+#endif
+.endm
+
+.macro ROTL8 reg, tmp, mask
+#ifdef CHACHA_SSSE3
+	pshufb		\mask, \reg
+#else
+	ROTL		\reg, 8, \tmp
+#endif
+.endm
+
+/*
+ * The ChaCha quarter round on a, b, c, d, lane by lane.  On state rows
+ * (1-block core) that is four quarter rounds of one block; on word
+ * vectors (4-block core) it is one quarter round of four blocks.
+ */
+.macro QUARTERROUND a, b, c, d, tmp, m16, m8
+	paddd		\b, \a
+	pxor		\a, \d
+	ROTL16		\d, \tmp, \m16
+	paddd		\d, \c
+	pxor		\c, \b
+	ROTL		\b, 12, \tmp
+	paddd		\b, \a
+	pxor		\a, \d
+	ROTL8		\d, \tmp, \m8
+	paddd		\d, \c
+	pxor		\c, \b
+	ROTL		\b, 7, \tmp
+.endm
+
+/* dst[off..off+15] = src[off..off+15] ^ (\out + \orig); clobbers \tmp. */
+.macro ADD_XOR_STORE out, orig, off, tmp
+	paddd		\orig, \out
+	movdqu		\off(%rdx), \tmp
+	pxor		\tmp, \out
+	movdqu		\out, \off(%rsi)
+.endm
+
+/*
+ * Transpose the 4x4 matrix of 32-bit words whose rows are \r0..\r3: row j
+ * of the result, i.e. lane j of every input, ends up in \t0, \r1, \r0, \r3
+ * for j = 0, 1, 2, 3.  \r2 and \t1 are clobbered.
+ */
+.macro TRANSPOSE4x4 r0, r1, r2, r3, t0, t1
+	movdqa		\r0, \t0
+	punpckldq	\r1, \t0	/* r0[0] r1[0] r0[1] r1[1] */
+	punpckhdq	\r1, \r0	/* r0[2] r1[2] r0[3] r1[3] */
+	movdqa		\r2, \t1
+	punpckldq	\r3, \t1	/* r2[0] r3[0] r2[1] r3[1] */
+	punpckhdq	\r3, \r2	/* r2[2] r3[2] r2[3] r3[3] */
+	movdqa		\t0, \r1
+	punpcklqdq	\t1, \t0	/* lane 0 */
+	punpckhqdq	\t1, \r1	/* lane 1 */
+	movdqa		\r0, \r3
+	punpcklqdq	\r2, \r0	/* lane 2 */
+	punpckhqdq	\r2, \r3	/* lane 3 */
+.endm
+
+/*
+ * \r0..\r3 hold state words 4*row..4*row+3 of four blocks: turn them into
+ * row \row of each block, add the input row and XOR it into dst.
+ * Clobbers all six registers.
+ */
+.macro XOR_ROW4 r0, r1, r2, r3, t0, t1, row
+	TRANSPOSE4x4	\r0, \r1, \r2, \r3, \t0, \t1
+	movdqu		(\row*16)(%rdi), \t1
+	ADD_XOR_STORE	\t0, \t1, (0*64+\row*16), \r2
+	ADD_XOR_STORE	\r1, \t1, (1*64+\row*16), \r2
+	ADD_XOR_STORE	\r0, \t1, (2*64+\row*16), \r2
+	ADD_XOR_STORE	\r3, \t1, (3*64+\row*16), \r2
+.endm
+
+/*
+ * One block.  The rows a, b, c, d of the state live in %xmm0..%xmm3; the
+ * diagonal round rotates rows b, c, d so that the diagonals become columns.
+ */
+SYM_TYPED_FUNC_START(CHACHA_1BLOCK)
+	movdqu		0x00(%rdi), %xmm0
+	movdqu		0x10(%rdi), %xmm1
+	movdqu		0x20(%rdi), %xmm2
+	movdqu		0x30(%rdi), %xmm3
+	movdqa		%xmm0, %xmm8
+	movdqa		%xmm1, %xmm9
+	movdqa		%xmm2, %xmm10
+	movdqa		%xmm3, %xmm11
+#ifdef CHACHA_SSSE3
+	movdqa		chacha_rot16(%rip), %xmm12
+	movdqa		chacha_rot8(%rip), %xmm13
+#endif
+
+.Ldoubleround1:
+	QUARTERROUND	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm12, %xmm13
+	pshufd		$0x39, %xmm1, %xmm1	/* b1 b2 b3 b0 */
+	pshufd		$0x4e, %xmm2, %xmm2	/* c2 c3 c0 c1 */
+	pshufd		$0x93, %xmm3, %xmm3	/* d3 d0 d1 d2 */
+	QUARTERROUND	%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm12, %xmm13
+	pshufd		$0x93, %xmm1, %xmm1
+	pshufd		$0x4e, %xmm2, %xmm2
+	pshufd		$0x39, %xmm3, %xmm3
+	sub		$2, %ecx
+	ja		.Ldoubleround1
+
+	ADD_XOR_STORE	%xmm0, %xmm8, 0x00, %xmm4
+	ADD_XOR_STORE	%xmm1, %xmm9, 0x10, %xmm4
+	ADD_XOR_STORE	%xmm2, %xmm10, 0x20, %xmm4
+	ADD_XOR_STORE	%xmm3, %xmm11, 0x30, %xmm4
+	RET
+SYM_FUNC_END(CHACHA_1BLOCK)
+
+/*
+ * Four blocks, one state word per register: lane i of X<n> is word n of
+ * block i.  Words 8..11 do not all fit: two of them live in XC0/XC1 and
+ * the other two in stack slots, and the pairs trade places twice per
+ * double round.  Columns 0/1 and diagonals 2/3 use x8/x9; columns 2/3
+ * and diagonals 0/1 use x10/x11.
+ */
+#define X0	%xmm0
+#define X1	%xmm1
+#define X2	%xmm2
+#define X3	%xmm3
+#define X4	%xmm4
+#define X5	%xmm5
+#define X6	%xmm6
+#define X7	%xmm7
+#define XC0	%xmm8
+#define XC1	%xmm9
+#define T0	%xmm10
+#define T1	%xmm11
+#define X12	%xmm12
+#define X13	%xmm13
+#define X14	%xmm14
+#define X15	%xmm15
+#define SLOT(n)	((n) * 16)(%rsp)
+
+/* Broadcast state row \row into \w0..\w3, one word each; \w3 is scratch. */
+.macro SPLAT_ROW row, w0, w1, w2, w3
+	movdqu		(\row*16)(%rdi), \w3
+	pshufd		$0x00, \w3, \w0
+	pshufd		$0x55, \w3, \w1
+	pshufd		$0xaa, \w3, \w2
+	pshufd		$0xff, \w3, \w3
+.endm
+
+/* Park XC0/XC1 in slots \out, \out+1; load them from \in, \in+1. */
+.macro SWAP_C out, in
+	movdqa		XC0, SLOT(\out)
+	movdqa		XC1, SLOT(\out + 1)
+	movdqa		SLOT(\in), XC0
+	movdqa		SLOT(\in + 1), XC1
+.endm
+
+/* pshufb masks as memory operands; SSE2 ignores the argument */
+#define M16	chacha_rot16(%rip)
+#define M8	chacha_rot8(%rip)
+
+SYM_TYPED_FUNC_START(CHACHA_4BLOCK)
+	push		%rbp
+	mov		%rsp, %rbp
+	and		$-16, %rsp
+	sub		$(4 * 16), %rsp
+
+	SPLAT_ROW	0, X0, X1, X2, X3
+	SPLAT_ROW	1, X4, X5, X6, X7
+	SPLAT_ROW	3, X12, X13, X14, X15
+	paddd		chacha_ctrinc(%rip), X12
+	SPLAT_ROW	2, XC0, XC1, T0, T1
+	movdqa		T0, SLOT(2)
+	movdqa		T1, SLOT(3)
+
+.Ldoubleround4:
+	/* columns 0 and 1, with x8/x9 */
+	QUARTERROUND	X0, X4, XC0, X12, T0, M16, M8
+	QUARTERROUND	X1, X5, XC1, X13, T1, M16, M8
+	SWAP_C		0, 2
+	/* columns 2 and 3, with x10/x11 */
+	QUARTERROUND	X2, X6, XC0, X14, T0, M16, M8
+	QUARTERROUND	X3, X7, XC1, X15, T1, M16, M8
+	/* diagonals 0 (0, 5, 10, 15) and 1 (1, 6, 11, 12), with x10/x11 */
+	QUARTERROUND	X0, X5, XC0, X15, T0, M16, M8
+	QUARTERROUND	X1, X6, XC1, X12, T1, M16, M8
+	SWAP_C		2, 0
+	/* diagonals 2 (2, 7, 8, 13) and 3 (3, 4, 9, 14), with x8/x9 */
+	QUARTERROUND	X2, X7, XC0, X13, T0, M16, M8
+	QUARTERROUND	X3, X4, XC1, X14, T1, M16, M8
+	sub		$2, %ecx
+	ja		.Ldoubleround4
+
+	/* the input rows come from state, so redo the counter lanes here */
+	paddd		chacha_ctrinc(%rip), X12
+	XOR_ROW4	X0, X1, X2, X3, T0, T1, 0
+	XOR_ROW4	X4, X5, X6, X7, X0, X1, 1
+	XOR_ROW4	X12, X13, X14, X15, X0, X1, 3
+	/* x8/x9 are in XC0/XC1; bring x10/x11 into T0/T1 */
+	movdqa		SLOT(2), T0
+	movdqa		SLOT(3), T1
+	XOR_ROW4	XC0, XC1, T0, T1, X0, X1, 2
+
+	/* the slots hold key-dependent words: wipe them */
+	pxor		X0, X0
+	movdqa		X0, SLOT(0)
+	movdqa		X0, SLOT(1)
+	movdqa		X0, SLOT(2)
+	movdqa		X0, SLOT(3)
+	leave
+	RET
+SYM_FUNC_END(CHACHA_4BLOCK)
