@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Constant-time check, to be run under valgrind memcheck:
+ *
+ *   valgrind --error-exitcode=1 --partial-loads-ok=no -q ct
+ *
+ * The key and nonce words of every state are marked undefined, so any
+ * branch or memory address that depends on them is reported by memcheck
+ * ("Conditional jump or move depends on uninitialised value(s)", "Use of
+ * uninitialised value").  Every core of every implementation this CPU (as
+ * valgrind presents it) can run, chacha_crypt_impl() over lengths that use
+ * each core and a partial tail, chacha_block_scalar(), hchacha_block_scalar()
+ * and the whole XChaCha set-up go through that.  Outputs are discarded,
+ * never branched on.
+ *
+ * The data of each call sits in heap blocks of exactly its length, so that
+ * memcheck also reports any read or write past either end of src or dst.
+ *
+ *   ct --ct-selftest=index|branch
+ *	deliberately leak a key byte through a table index or a branch, to
+ *	show that this check can fail: valgrind must report an error.
+ *
+ * Outside valgrind the client requests do nothing and the run just
+ * exercises the code.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/kernel.h>
+#include <valgrind/memcheck.h>
+
+#include "chacha20_core.h"
+#include "testutil.h"
+
+#define MAX_LEN		(8 * 64 + 4 * 64 + 64 + 17)
+
+/*
+ * Whole strides of each core, partial tails through the scalar code and
+ * through a core's bounce buffer, and mixtures.
+ */
+static const unsigned int lens[] = {
+	0, 1, 17, 63, 64, 65, 81, 128, 145, 192, 256, 257, 320, 512, 576,
+	MAX_LEN,
+};
+
+static u8 pattern[MAX_LEN];
+static unsigned int n_calls, n_untainted;
+
+static void make_secret(void *p, size_t len)
+{
+	VALGRIND_MAKE_MEM_UNDEFINED(p, len);
+}
+
+/*
+ * Check that the secret reached every output byte (else this test would
+ * prove nothing), then make the output public: only then may it be used
+ * again.  Reading the V bits does not count as a use.
+ */
+static void declassify(void *p, size_t len)
+{
+	static u8 vbits[MAX_LEN];
+	size_t i;
+
+	if (RUNNING_ON_VALGRIND && len &&
+	    VALGRIND_GET_VBITS(p, vbits, len) == 1) {
+		for (i = 0; i < len; i++) {
+			if (vbits[i] != 0xff) {
+				n_untainted++;
+				break;
+			}
+		}
+	}
+	VALGRIND_MAKE_MEM_DEFINED(p, len);
+}
+
+/* A state whose key and nonce words are secret. */
+static void secret_state(u32 *state, u32 ctr)
+{
+	u8 key[CHACHA_KEY_BYTES], iv[CHACHA_IV_BYTES];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = (u8)(i * 7 + 1);
+	for (i = 4; i < sizeof(iv); i++)
+		iv[i] = (u8)(i * 13 + 5);
+	put_le32(iv, ctr);
+	chacha_setup(state, key, iv);
+	make_secret(&state[4], 8 * sizeof(u32));
+	make_secret(&state[13], 3 * sizeof(u32));
+}
+
+/* src and dst of exactly @len bytes each, for one call. */
+struct io {
+	u8 *src, *dst;
+};
+
+static struct io io_get(size_t len)
+{
+	struct io io = { malloc(len ? len : 1), malloc(len ? len : 1) };
+
+	if (!io.src || !io.dst) {
+		perror("malloc");
+		exit(2);
+	}
+	memcpy(io.src, pattern, len);
+	return io;
+}
+
+static void io_put(struct io io, size_t len)
+{
+	declassify(io.dst, len);
+	free(io.src);
+	free(io.dst);
+	n_calls++;
+}
+
+static void ct_impl(const struct chacha_impl *impl)
+{
+	u32 state[CHACHA_STATE_WORDS];
+	const struct chacha_core *core;
+	unsigned int r, i, nrounds;
+	size_t len;
+	struct io io;
+
+	for (r = 0; r < 2; r++) {
+		nrounds = r ? 12 : 20;
+		for (core = impl->cores; core->blocks; core++) {
+			len = core->blocks * CHACHA_BLOCK_BYTES;
+			io = io_get(len);
+			secret_state(state, 0xfffffffe);
+			core->fn(state, io.dst, io.src, nrounds);
+			io_put(io, len);
+		}
+		for (i = 0; i < ARRAY_SIZE(lens); i++) {
+			len = lens[i];
+			io = io_get(len);
+			secret_state(state, 0xfffffff0);
+			chacha_crypt_impl(impl, state, io.dst, io.src, len,
+					  nrounds);
+			io_put(io, len);
+		}
+	}
+}
+
+static void ct_scalar_functions(void)
+{
+	u8 key[CHACHA_KEY_BYTES], xiv[XCHACHA_IV_BYTES];
+	u32 state[CHACHA_STATE_WORDS], sub[8];
+	u8 block[CHACHA_BLOCK_BYTES];
+	unsigned int r, i, nrounds;
+	struct io io;
+
+	for (r = 0; r < 2; r++) {
+		nrounds = r ? 12 : 20;
+
+		secret_state(state, 0);
+		chacha_block_scalar(state, block, nrounds);
+		declassify(block, sizeof(block));
+
+		/* HChaCha: secret key bytes and nonce. */
+		for (i = 0; i < sizeof(key); i++)
+			key[i] = (u8)(i * 5 + 3);
+		for (i = 0; i < sizeof(xiv); i++)
+			xiv[i] = (u8)(i * 11 + 2);
+		make_secret(key, sizeof(key));
+		make_secret(xiv, 24);
+		chacha_setup(state, key, xiv);
+		hchacha_block_scalar(state, sub, nrounds);
+		declassify(sub, sizeof(sub));
+
+		/* XChaCha as the glue does it, secret subkey onwards. */
+		io = io_get(100);
+		xchacha_setup(state, key, xiv, nrounds);
+		chacha_crypt_impl(&chacha_impls[0], state, io.dst, io.src, 100,
+				  nrounds);
+		io_put(io, 100);
+		n_calls += 2;
+	}
+}
+
+/* ---- --ct-selftest: code that is NOT constant time, on purpose ---- */
+
+static u8 sbox[256];
+
+/*
+ * Where the leaked value goes: a global, so that neither the compiler nor
+ * valgrind's own optimiser can drop the load as dead.
+ */
+u8 ct_selftest_sink;
+
+static int ct_selftest(const char *how)
+{
+	u8 key[CHACHA_KEY_BYTES];
+	unsigned int i;
+
+	for (i = 0; i < 256; i++)
+		sbox[i] = (u8)(i * 167 + 13);
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = (u8)i;
+	make_secret(key, sizeof(key));
+
+	if (!strcmp(how, "index")) {
+		/* A load whose address depends on a secret byte. */
+		ct_selftest_sink = sbox[key[3]];
+	} else if (!strcmp(how, "branch")) {
+		/* A branch on a secret bit. */
+		if (key[5] & 1)
+			puts("ct selftest: key bit set");
+	} else {
+		fprintf(stderr, "ct: unknown selftest %s\n", how);
+		return 2;
+	}
+	printf("ct selftest (%s): leaked a key byte; valgrind should have reported it\n",
+	       how);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+
+	if (argc == 2 && !strncmp(argv[1], "--ct-selftest", 13)) {
+		const char *how = argv[1][13] == '=' ? argv[1] + 14 : "index";
+
+		return ct_selftest(how);
+	}
+	if (argc != 1) {
+		fprintf(stderr, "usage: ct [--ct-selftest[=index|branch]]\n");
+		return 2;
+	}
+
+	for (i = 0; i < sizeof(pattern); i++)
+		pattern[i] = (u8)(i * 3);
+	printf("ct: %s valgrind\n",
+	       RUNNING_ON_VALGRIND ? "running under" : "NOT running under");
+	ct_scalar_functions();
+	for (i = 0; i < chacha_nimpls; i++) {
+		const char *missing = NULL;
+
+		if (!cpu_has_features(chacha_impls[i].needs, &missing)) {
+			printf("ct: SKIPPED %s (CPU lacks %s)\n",
+			       chacha_impls[i].name, missing);
+			continue;
+		}
+		ct_impl(&chacha_impls[i]);
+		printf("ct: checked %s\n", chacha_impls[i].name);
+	}
+	printf("ct: %u calls with secret key and nonce done\n", n_calls);
+	if (n_untainted) {
+		printf("ct: FAILED: %u outputs did not depend on the secret; the check is void\n",
+		       n_untainted);
+		return 1;
+	}
+	return 0;
+}

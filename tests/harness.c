@@ -1,0 +1,848 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space test harness for the ChaCha cores.
+ *
+ * Every implementation in chacha_impls[] that this CPU can run, and each of
+ * its cores on its own, is checked against known-answer vectors and, on
+ * random data, against the independent reference in ref_chacha.c:
+ * every length 0..MAX_LEN through chacha_crypt_impl(), all 8 x 8 source
+ * and destination misalignments, in place and out of place, counters
+ * 0xfffffff0..0xffffffff (wrapping with no carry into state[13]), 20 and
+ * 12 rounds.  Canary bytes around every buffer must stay untouched and the
+ * state must change exactly as the API says.
+ *
+ *   harness                     run everything
+ *   harness --list-cores        print IMPL:BLOCKS for each core this CPU runs
+ *   harness --mutate IMPL:BLOCKS[:flip|overrun|state]
+ *                               test a copy of the table in which that core
+ *                               flips an output byte, writes past its
+ *                               output or writes the state: must fail
+ *   harness --seed N            seed of the random data (default 1)
+ *   harness --max-report N      print at most N failure lines per group of
+ *                               checks (default 5)
+ *
+ * Exit status 0 when every check passed, 1 otherwise, 2 on bad usage.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/compiler_attributes.h>
+#include <linux/kernel.h>
+
+#include "chacha20_core.h"
+#include "ref_chacha.h"
+#include "testutil.h"
+#include "vectors.h"
+
+#define MAX_LEN		4160	/* 65 blocks: every core and a tail */
+#define MAX_OFF		8	/* misalignments 0..7 */
+#define GUARD		64	/* canary bytes either side */
+#define BUF_SIZE	(GUARD + MAX_OFF + MAX_LEN + GUARD)
+#define CTR_FIRST	0xfffffff0u	/* 16 counters up to the wrap */
+#define NUM_CTRS	16
+
+static unsigned int n_passed, n_failed, n_skipped;
+static unsigned int max_report = 5, n_reported;
+
+static __printf(1, 2) void report(const char *fmt, ...);
+
+/*
+ * Print one failure line, up to max_report of them per group of checks
+ * (see new_group()), so that every kind of failure shows.
+ */
+static void report(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (n_reported++ >= max_report) {
+		if (n_reported == max_report + 1)
+			printf("FAIL ... (more failures in this group not shown)\n");
+		return;
+	}
+	va_start(ap, fmt);
+	printf("FAIL ");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+}
+
+/* A mismatch at byte @d of an output. */
+static void report_diff(const char *what, const u8 *got, const u8 *want,
+			long d)
+{
+	report("%s: output differs first at byte %ld (got 0x%02x, want 0x%02x)",
+	       what, d, got[d], want[d]);
+}
+
+static void new_group(void)
+{
+	n_reported = 0;
+}
+
+static void count(bool ok)
+{
+	if (ok)
+		n_passed++;
+	else
+		n_failed++;
+}
+
+/* xorshift64*: deterministic random data from --seed. */
+static u64 rng_state;
+
+static u64 rng_next(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+static void rng_fill(u8 *p, size_t len)
+{
+	while (len--)
+		*p++ = (u8)(rng_next() >> 56);
+}
+
+/* Index of the first byte where @a and @b differ, or -1. */
+static long first_diff(const u8 *a, const u8 *b, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return (long)i;
+	return -1;
+}
+
+/* ---- the table under test, with the optional mutated core ---- */
+
+static struct chacha_impl *impls;
+
+static u8 src_buf[BUF_SIZE], dst_buf[BUF_SIZE];
+
+/*
+ * Harness self-test only (--mutate): a wrapper around one core of the
+ * copy of the table that breaks its contract in one of these ways.
+ */
+enum mutation {
+	MUT_FLIP,	/* flip one output byte, moving from call to call */
+	MUT_OVERRUN,	/* also write the byte after the output */
+	MUT_STATE,	/* also bump state[12], which cores must not write */
+};
+
+static const char *const mutation_names[] = {
+	[MUT_FLIP] = "flip",
+	[MUT_OVERRUN] = "overrun",
+	[MUT_STATE] = "state",
+};
+
+static chacha_core_fn mutant_fn;
+static unsigned int mutant_blocks, mutant_calls;
+static enum mutation mutation;
+
+static void mutant_core(const u32 *state, u8 *dst, const u8 *src,
+			unsigned int nrounds)
+{
+	unsigned int bytes = mutant_blocks * CHACHA_BLOCK_BYTES;
+
+	mutant_fn(state, dst, src, nrounds);
+	switch (mutation) {
+	case MUT_FLIP:
+		dst[(mutant_calls++ * 71u + bytes - 1) % bytes] ^= 0x01;
+		break;
+	case MUT_OVERRUN:
+		/* Only into the harness's guard bytes, never a real stack. */
+		if (dst >= dst_buf && dst + bytes < dst_buf + BUF_SIZE)
+			dst[bytes] ^= 0x01;
+		break;
+	case MUT_STATE:
+		/* The harness's states are writable u32 arrays. */
+		((u32 *)state)[12]++;
+		break;
+	}
+}
+
+static struct chacha_impl *find_impl(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < chacha_nimpls; i++)
+		if (!strcmp(impls[i].name, name))
+			return &impls[i];
+	return NULL;
+}
+
+/*
+ * Parse IMPL:BLOCKS[:MUTATION] and install the mutant in the copy of the
+ * table.
+ */
+static struct chacha_impl *install_mutant(const char *spec)
+{
+	char name[64], how[16] = "flip";
+	struct chacha_impl *impl;
+	struct chacha_core *core;
+	unsigned int blocks, i;
+	int end = 0;
+
+	if (sscanf(spec, "%63[^:]:%u%n:%15s%n", name, &blocks, &end, how,
+		   &end) < 2 || spec[end])
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(mutation_names); i++)
+		if (!strcmp(how, mutation_names[i]))
+			break;
+	if (i == ARRAY_SIZE(mutation_names))
+		return NULL;
+	mutation = i;
+	impl = find_impl(name);
+	if (!impl)
+		return NULL;
+	for (core = impl->cores; core->blocks; core++) {
+		if (core->blocks == blocks) {
+			mutant_fn = core->fn;
+			mutant_blocks = core->blocks;
+			core->fn = mutant_core;
+			return impl;
+		}
+	}
+	return NULL;
+}
+
+/* ---- one random-data case ---- */
+
+/* What a case runs: the whole implementation, or one core alone. */
+struct target {
+	const struct chacha_impl *impl;
+	const struct chacha_core *core;	/* NULL: chacha_crypt_impl() */
+};
+
+struct tcase {
+	const char *kind;
+	unsigned int len;
+	unsigned int src_off, dst_off;	/* src_off: out of place only */
+	u32 ctr;
+	unsigned int nrounds;
+	bool in_place;
+};
+
+static void target_name(char *buf, size_t size, const struct target *t)
+{
+	if (t->core)
+		snprintf(buf, size, "%s/%u-block", t->impl->name,
+			 t->core->blocks);
+	else
+		snprintf(buf, size, "%s/crypt", t->impl->name);
+}
+
+static void case_name(char *buf, size_t size, const struct target *t,
+		      const struct tcase *c)
+{
+	char tn[64];
+
+	target_name(tn, sizeof(tn), t);
+	snprintf(buf, size,
+		 "%s %s len=%u src_off=%u dst_off=%u ctr=0x%08x rounds=%u %s",
+		 tn, c->kind, c->len, c->in_place ? c->dst_off : c->src_off,
+		 c->dst_off, (unsigned int)c->ctr, c->nrounds,
+		 c->in_place ? "in-place" : "out-of-place");
+}
+
+static u8 plain[MAX_LEN], expect[MAX_LEN];
+
+/* A position-dependent pattern, so that shifted writes show too. */
+static u8 canary(size_t i)
+{
+	return (u8)(0xa5 ^ (i * 29));
+}
+
+static void fill_canary(u8 *buf)
+{
+	size_t i;
+
+	for (i = 0; i < BUF_SIZE; i++)
+		buf[i] = canary(i);
+}
+
+/* First canary byte of @buf outside [start, start + len) that changed. */
+static long guard_damage(const u8 *buf, size_t start, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < BUF_SIZE; i++) {
+		if (i >= start && i < start + len)
+			continue;
+		if (buf[i] != canary(i))
+			return (long)i;
+	}
+	return -1;
+}
+
+static bool run_case(const struct target *t, const struct tcase *c)
+{
+	u8 key[CHACHA_KEY_BYTES], iv[CHACHA_IV_BYTES];
+	u32 state[CHACHA_STATE_WORDS], want_state[CHACHA_STATE_WORDS];
+	size_t dst_start = GUARD + c->dst_off;
+	size_t src_start = GUARD + (c->in_place ? c->dst_off : c->src_off);
+	u8 *dst = dst_buf + dst_start;
+	const u8 *src;
+	char name[256];
+	bool ok = true;
+	long d;
+
+	rng_fill(key, sizeof(key));
+	rng_fill(iv + 4, sizeof(iv) - 4);
+	put_le32(iv, c->ctr);
+	rng_fill(plain, c->len);
+	ref_chacha_xor(key, c->ctr, iv + 4, c->nrounds, plain, expect, c->len);
+
+	fill_canary(dst_buf);
+	if (c->in_place) {
+		memcpy(dst, plain, c->len);
+		src = dst;
+	} else {
+		fill_canary(src_buf);
+		memcpy(src_buf + src_start, plain, c->len);
+		src = src_buf + src_start;
+	}
+
+	chacha_setup(state, key, iv);
+	memcpy(want_state, state, sizeof(state));
+	if (t->core) {
+		t->core->fn(state, dst, src, c->nrounds);
+	} else {
+		chacha_crypt_impl(t->impl, state, dst, src, c->len,
+				  c->nrounds);
+		want_state[12] += (c->len + CHACHA_BLOCK_BYTES - 1) /
+				  CHACHA_BLOCK_BYTES;
+	}
+
+	case_name(name, sizeof(name), t, c);
+	d = first_diff(dst, expect, c->len);
+	if (d >= 0) {
+		report_diff(name, dst, expect, d);
+		ok = false;
+	}
+	d = guard_damage(dst_buf, dst_start, c->len);
+	if (d >= 0) {
+		report("%s: dst written outside the output, at offset %ld",
+		       name, d - (long)dst_start);
+		ok = false;
+	}
+	if (!c->in_place) {
+		d = first_diff(src_buf + src_start, plain, c->len);
+		if (d < 0)
+			d = guard_damage(src_buf, src_start, c->len);
+		else
+			d += src_start;
+		if (d >= 0) {
+			report("%s: src modified, at offset %ld", name,
+			       d - (long)src_start);
+			ok = false;
+		}
+	}
+	d = first_diff((const u8 *)state, (const u8 *)want_state,
+		       sizeof(state));
+	if (d >= 0) {
+		report("%s: state word %ld is 0x%08x, want 0x%08x", name,
+		       d / 4, (unsigned int)state[d / 4],
+		       (unsigned int)want_state[d / 4]);
+		ok = false;
+	}
+	count(ok);
+	return ok;
+}
+
+/* ---- random-data sweeps ---- */
+
+static u32 pick_ctr(unsigned int i)
+{
+	return CTR_FIRST + i % NUM_CTRS;
+}
+
+/*
+ * Every length 0..MAX_LEN, 12 and 20 rounds, in place and out of place;
+ * misalignments and counters rotate with the length so that every
+ * combination is met many times over the sweep.
+ */
+static void sweep_lengths(const struct target *t)
+{
+	struct tcase c = { .kind = "random" };
+	unsigned int v;
+
+	for (c.len = 0; c.len <= MAX_LEN; c.len++) {
+		for (v = 0; v < 4; v++) {
+			c.nrounds = v & 1 ? 12 : 20;
+			c.in_place = v & 2;
+			c.src_off = (c.len + v) % MAX_OFF;
+			c.dst_off = (c.len / MAX_OFF + 3 * v) % MAX_OFF;
+			c.ctr = pick_ctr(c.len * 5 + v);
+			run_case(t, &c);
+		}
+	}
+}
+
+/*
+ * The full product of misalignments (64 out of place, 8 in place),
+ * counters and round counts at one length.
+ */
+static void sweep_matrix(const struct target *t, unsigned int len)
+{
+	struct tcase c = { .kind = "matrix", .len = len };
+	unsigned int r, k;
+
+	for (r = 0; r < 2; r++) {
+		c.nrounds = r ? 12 : 20;
+		for (k = 0; k < NUM_CTRS; k++) {
+			c.ctr = pick_ctr(k);
+			c.in_place = false;
+			for (c.src_off = 0; c.src_off < MAX_OFF; c.src_off++)
+				for (c.dst_off = 0; c.dst_off < MAX_OFF;
+				     c.dst_off++)
+					run_case(t, &c);
+			c.in_place = true;
+			c.src_off = 0;
+			for (c.dst_off = 0; c.dst_off < MAX_OFF; c.dst_off++)
+				run_case(t, &c);
+		}
+	}
+}
+
+/* ---- known-answer vectors ---- */
+
+static void vector_fail(const char *who, const char *source, const char *how,
+			const u8 *got, const u8 *want, long d)
+{
+	char what[256];
+
+	snprintf(what, sizeof(what), "%s vector \"%s\"%s", who, source, how);
+	report_diff(what, got, want, d);
+}
+
+static void setup_tv(u32 *state, const struct chacha_tv *tv)
+{
+	if (tv->ivsize == XCHACHA_IV_BYTES)
+		xchacha_setup(state, tv->key, tv->iv, tv->nrounds);
+	else
+		chacha_setup(state, tv->key, tv->iv);
+}
+
+static void check_vector_out(const char *who, const struct chacha_tv *tv,
+			     const char *how, const u8 *got, unsigned int len)
+{
+	long d = first_diff(got, tv->ctext, len);
+
+	if (d >= 0)
+		vector_fail(who, tv->source, how, got, tv->ctext, d);
+	count(d < 0);
+}
+
+/* A stream vector through chacha_crypt_impl(): whole, in two calls, in place. */
+static void tv_crypt(const struct chacha_impl *impl,
+		     const struct chacha_tv *tv)
+{
+	char who[64];
+	u32 state[CHACHA_STATE_WORDS];
+	unsigned int split;
+	u8 *out;
+
+	out = malloc(tv->len + 1);
+	if (!out) {
+		perror("malloc");
+		exit(1);
+	}
+	snprintf(who, sizeof(who), "%s/crypt", impl->name);
+	setup_tv(state, tv);
+	chacha_crypt_impl(impl, state, out, tv->ptext, tv->len, tv->nrounds);
+	check_vector_out(who, tv, "", out, tv->len);
+
+	/* As a skcipher walk may: a block multiple first, then the rest. */
+	split = tv->len / 2 / CHACHA_BLOCK_BYTES * CHACHA_BLOCK_BYTES;
+	setup_tv(state, tv);
+	chacha_crypt_impl(impl, state, out, tv->ptext, split, tv->nrounds);
+	chacha_crypt_impl(impl, state, out + split, tv->ptext + split,
+			  tv->len - split, tv->nrounds);
+	check_vector_out(who, tv, " in two calls", out, tv->len);
+
+	/* In place. */
+	memcpy(out, tv->ptext, tv->len);
+	setup_tv(state, tv);
+	chacha_crypt_impl(impl, state, out, out, tv->len, tv->nrounds);
+	check_vector_out(who, tv, " in place", out, tv->len);
+	free(out);
+}
+
+/* A stream vector through one core, over the whole strides that fit. */
+static void tv_core(const struct chacha_impl *impl,
+		    const struct chacha_core *core,
+		    const struct chacha_tv *tv)
+{
+	unsigned int stride = core->blocks * CHACHA_BLOCK_BYTES;
+	unsigned int done;
+	u32 state[CHACHA_STATE_WORDS];
+	char who[64];
+	u8 *out;
+
+	if (tv->len < stride)
+		return;
+	out = malloc(tv->len);
+	if (!out) {
+		perror("malloc");
+		exit(1);
+	}
+	snprintf(who, sizeof(who), "%s/%u-block", impl->name, core->blocks);
+	setup_tv(state, tv);
+	for (done = 0; done + stride <= tv->len; done += stride) {
+		core->fn(state, out + done, tv->ptext + done, tv->nrounds);
+		state[12] += core->blocks;
+	}
+	check_vector_out(who, tv, "", out, done);
+	free(out);
+}
+
+/* The RFC 8439 2.3.2 block: the first block of each core's output. */
+static void block_tv_core(const struct chacha_impl *impl,
+			  const struct chacha_core *core,
+			  const struct chacha_block_tv *tv)
+{
+	static const u8 zeros[CHACHA_MAX_BLOCKS * CHACHA_BLOCK_BYTES];
+	u8 out[CHACHA_MAX_BLOCKS * CHACHA_BLOCK_BYTES];
+	u32 state[CHACHA_STATE_WORDS];
+	char who[64];
+	long d;
+
+	if (core->blocks > CHACHA_MAX_BLOCKS) {
+		report("%s/%u-block: more blocks than CHACHA_MAX_BLOCKS",
+		       impl->name, core->blocks);
+		count(false);
+		return;
+	}
+	snprintf(who, sizeof(who), "%s/%u-block", impl->name, core->blocks);
+	chacha_setup(state, tv->key, tv->iv);
+	core->fn(state, out, zeros, tv->nrounds);
+	d = first_diff(out, tv->block, CHACHA_BLOCK_BYTES);
+	if (d >= 0)
+		vector_fail(who, tv->source, " (first block)", out, tv->block,
+			    d);
+	count(d < 0);
+}
+
+#define FOR_EACH_TV(tv, table) \
+	for (tv = table; tv < table + ARRAY_SIZE(table); tv++)
+
+static const struct {
+	const struct chacha_tv *tv;
+	unsigned int n;
+} tv_tables[] = {
+	{ rfc_tv, ARRAY_SIZE(rfc_tv) },
+	{ tm_chacha20_tv, ARRAY_SIZE(tm_chacha20_tv) },
+	{ tm_xchacha20_tv, ARRAY_SIZE(tm_xchacha20_tv) },
+	{ tm_xchacha12_tv, ARRAY_SIZE(tm_xchacha12_tv) },
+};
+
+/* The @pos-th stream vector over all the tables, or NULL past the end. */
+static const struct chacha_tv *stream_tv(unsigned int pos)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tv_tables); i++) {
+		if (pos < tv_tables[i].n)
+			return &tv_tables[i].tv[pos];
+		pos -= tv_tables[i].n;
+	}
+	return NULL;
+}
+
+/* The reference itself must reproduce every vector before it judges. */
+static void test_reference(void)
+{
+	const struct chacha_block_tv *btv;
+	const struct hchacha_tv *htv;
+	const struct chacha_tv *tv;
+	u8 out[MAX_LEN], block[CHACHA_BLOCK_BYTES], subkey[32];
+	unsigned int i;
+	long d;
+
+	for (i = 0; (tv = stream_tv(i)); i++) {
+		if (tv->len > sizeof(out)) {
+			report("ref: vector \"%s\" longer than the buffer",
+			       tv->source);
+			count(false);
+			continue;
+		}
+		if (tv->ivsize == XCHACHA_IV_BYTES)
+			ref_xchacha_xor(tv->key, tv->iv, get_le32(tv->iv + 24),
+					tv->nrounds, tv->ptext, out, tv->len);
+		else
+			ref_chacha_xor(tv->key, get_le32(tv->iv), tv->iv + 4,
+				       tv->nrounds, tv->ptext, out, tv->len);
+		check_vector_out("ref", tv, "", out, tv->len);
+	}
+	FOR_EACH_TV(btv, rfc_block_tv) {
+		ref_chacha_block(btv->key, btv->iv, btv->nrounds, block);
+		d = first_diff(block, btv->block, sizeof(block));
+		if (d >= 0)
+			vector_fail("ref", btv->source, "", block, btv->block,
+				    d);
+		count(d < 0);
+	}
+	FOR_EACH_TV(htv, rfc_hchacha_tv) {
+		ref_hchacha(htv->key, htv->nonce, htv->nrounds, subkey);
+		d = first_diff(subkey, htv->subkey, sizeof(subkey));
+		if (d >= 0)
+			vector_fail("ref", htv->source, "", subkey,
+				    htv->subkey, d);
+		count(d < 0);
+	}
+}
+
+static void words_to_le_bytes(u8 *out, const u32 *w, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4 * n; i++)
+		out[i] = (w[i / 4] >> (8 * (i % 4))) & 0xff;
+}
+
+/*
+ * chacha_block_scalar() and hchacha_block_scalar(): the vectors, then
+ * random states against the reference.
+ */
+static void test_scalar_functions(void)
+{
+	const struct chacha_block_tv *btv;
+	const struct hchacha_tv *htv;
+	u8 key[32], input[16], got[64], want[64];
+	u32 state[CHACHA_STATE_WORDS], sub[8];
+	unsigned int i, nrounds;
+	char what[80];
+	long d;
+
+	FOR_EACH_TV(btv, rfc_block_tv) {
+		chacha_setup(state, btv->key, btv->iv);
+		chacha_block_scalar(state, got, btv->nrounds);
+		d = first_diff(got, btv->block, 64);
+		if (d >= 0)
+			vector_fail("chacha_block_scalar", btv->source, "",
+				    got, btv->block, d);
+		count(d < 0);
+	}
+	FOR_EACH_TV(htv, rfc_hchacha_tv) {
+		chacha_setup(state, htv->key, htv->nonce);
+		hchacha_block_scalar(state, sub, htv->nrounds);
+		words_to_le_bytes(got, sub, 8);
+		d = first_diff(got, htv->subkey, 32);
+		if (d >= 0)
+			vector_fail("hchacha_block_scalar", htv->source, "",
+				    got, htv->subkey, d);
+		count(d < 0);
+	}
+	for (i = 0; i < 512; i++) {
+		nrounds = i & 1 ? 12 : 20;
+		rng_fill(key, sizeof(key));
+		rng_fill(input, sizeof(input));
+		chacha_setup(state, key, input);
+
+		chacha_block_scalar(state, got, nrounds);
+		ref_chacha_block(key, input, nrounds, want);
+		d = first_diff(got, want, 64);
+		snprintf(what, sizeof(what),
+			 "chacha_block_scalar random #%u rounds=%u", i, nrounds);
+		if (d >= 0)
+			report_diff(what, got, want, d);
+		count(d < 0);
+
+		hchacha_block_scalar(state, sub, nrounds);
+		words_to_le_bytes(got, sub, 8);
+		ref_hchacha(key, input, nrounds, want);
+		d = first_diff(got, want, 32);
+		snprintf(what, sizeof(what),
+			 "hchacha_block_scalar random #%u rounds=%u", i,
+			 nrounds);
+		if (d >= 0)
+			report_diff(what, got, want, d);
+		count(d < 0);
+	}
+}
+
+/* Random XChaCha messages through the kernel IV layout, vs the reference. */
+static void xchacha_random(const struct chacha_impl *impl)
+{
+	u8 key[32], iv[XCHACHA_IV_BYTES], want[1100], got[1100];
+	u32 state[CHACHA_STATE_WORDS];
+	unsigned int i, len, nrounds;
+	char what[128];
+	u32 ctr;
+	long d;
+
+	for (i = 0; i < 64; i++) {
+		nrounds = i & 1 ? 12 : 20;
+		len = (unsigned int)(rng_next() % sizeof(want));
+		ctr = pick_ctr(i * 7);
+		rng_fill(key, sizeof(key));
+		rng_fill(iv, 24);
+		put_le32(iv + 24, ctr);
+		put_le32(iv + 28, 0);
+		rng_fill(got, len);
+		ref_xchacha_xor(key, iv, ctr, nrounds, got, want, len);
+		xchacha_setup(state, key, iv, nrounds);
+		chacha_crypt_impl(impl, state, got, got, len, nrounds);
+		d = first_diff(got, want, len);
+		snprintf(what, sizeof(what),
+			 "%s/crypt xchacha random len=%u ctr=0x%08x rounds=%u",
+			 impl->name, len, (unsigned int)ctr, nrounds);
+		if (d >= 0)
+			report_diff(what, got, want, d);
+		count(d < 0);
+	}
+}
+
+/* ---- per implementation ---- */
+
+/* Lengths for the full matrix: a tail alone, every core, all of them. */
+static const unsigned int matrix_lens[] = { 37, 64 * 13 + 17, MAX_LEN };
+
+static void test_impl(const struct chacha_impl *impl)
+{
+	unsigned int before_pass = n_passed, before_fail = n_failed;
+	const struct chacha_block_tv *btv;
+	const struct chacha_core *core;
+	const struct chacha_tv *tv;
+	const char *missing = NULL;
+	struct target t = { .impl = impl };
+	unsigned int i;
+
+	if (!cpu_has_features(impl->needs, &missing)) {
+		printf("SKIPPED %s: this CPU lacks %s\n", impl->name, missing);
+		n_skipped++;
+		return;
+	}
+
+	/* Each core alone first, then the whole implementation. */
+	for (core = impl->cores; core->blocks; core++) {
+		new_group();
+		FOR_EACH_TV(btv, rfc_block_tv)
+			block_tv_core(impl, core, btv);
+		for (i = 0; (tv = stream_tv(i)); i++)
+			tv_core(impl, core, tv);
+		new_group();
+		t.core = core;
+		sweep_matrix(&t, core->blocks * CHACHA_BLOCK_BYTES);
+	}
+
+	new_group();
+	t.core = NULL;
+	for (i = 0; (tv = stream_tv(i)); i++)
+		tv_crypt(impl, tv);
+	new_group();
+	sweep_lengths(&t);
+	new_group();
+	for (i = 0; i < ARRAY_SIZE(matrix_lens); i++)
+		sweep_matrix(&t, matrix_lens[i]);
+	new_group();
+	xchacha_random(impl);
+
+	printf("  %s: %u checks, %u failed\n", impl->name,
+	       n_passed + n_failed - before_pass - before_fail,
+	       n_failed - before_fail);
+}
+
+static void print_usage(void)
+{
+	fprintf(stderr,
+		"usage: harness [--list-cores] [--mutate IMPL:BLOCKS[:flip|overrun|state]]\n"
+		"               [--seed N] [--max-report N]\n");
+	exit(2);
+}
+
+static unsigned long parse_num(const char *s)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || !*s || *end)
+		print_usage();
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	const struct chacha_impl *only = NULL;
+	const char *mutate = NULL;
+	bool list = false;
+	u64 seed = 1;
+	unsigned int i;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--list-cores"))
+			list = true;
+		else if (!strcmp(argv[a], "--mutate") && a + 1 < argc)
+			mutate = argv[++a];
+		else if (!strcmp(argv[a], "--seed") && a + 1 < argc)
+			seed = parse_num(argv[++a]);
+		else if (!strcmp(argv[a], "--max-report") && a + 1 < argc)
+			max_report = parse_num(argv[++a]);
+		else
+			print_usage();
+	}
+	rng_state = seed * 0x9e3779b97f4a7c15ull + 0x5eed;
+
+	impls = malloc(chacha_nimpls * sizeof(*impls));
+	if (!impls) {
+		perror("malloc");
+		return 1;
+	}
+	memcpy(impls, chacha_impls, chacha_nimpls * sizeof(*impls));
+
+	if (list) {
+		for (i = 0; i < chacha_nimpls; i++) {
+			const struct chacha_core *core;
+
+			if (!cpu_has_features(impls[i].needs, NULL))
+				continue;
+			for (core = impls[i].cores; core->blocks; core++)
+				printf("%s:%u\n", impls[i].name, core->blocks);
+		}
+		return 0;
+	}
+	if (mutate) {
+		only = install_mutant(mutate);
+		if (!only) {
+			fprintf(stderr, "harness: bad --mutate %s; see --list-cores\n",
+				mutate);
+			print_usage();
+			return 2;
+		}
+		if (!cpu_has_features(only->needs, NULL)) {
+			fprintf(stderr, "harness: this CPU cannot run %s\n",
+				only->name);
+			return 2;
+		}
+		printf("MUTATED: %s (%s); failures expected\n", mutate,
+		       mutation_names[mutation]);
+	}
+
+	printf("ChaCha harness: %u implementations, seed %llu\n",
+	       chacha_nimpls, (unsigned long long)seed);
+	if (!only) {
+		new_group();
+		test_reference();
+		new_group();
+		test_scalar_functions();
+		printf("  reference and scalar functions: %u checks, %u failed\n",
+		       n_passed + n_failed, n_failed);
+	}
+	for (i = 0; i < chacha_nimpls; i++)
+		if (!only || only == &impls[i])
+			test_impl(&impls[i]);
+
+	free(impls);
+	printf("%u passed, %u failed, %u skipped\n", n_passed, n_failed,
+	       n_skipped);
+	return n_failed ? 1 : 0;
+}

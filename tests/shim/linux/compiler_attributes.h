@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* User-space stand-in for <linux/compiler_attributes.h>: __printf(). */
+#ifndef TESTS_SHIM_LINUX_COMPILER_ATTRIBUTES_H
+#define TESTS_SHIM_LINUX_COMPILER_ATTRIBUTES_H
+
+#define __printf(a, b)	__attribute__((__format__(printf, a, b)))
+
+#endif /* TESTS_SHIM_LINUX_COMPILER_ATTRIBUTES_H */
