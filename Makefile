@@ -12,9 +12,6 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 
-SOURCES = chacha20_glue.c chacha20_core.c chacha20_core.h \
-	  $(wildcard chacha20-*.S)
-
 all: modules
 
 modules:
@@ -33,10 +30,10 @@ deps:
 	bash tools/install-deps.sh
 
 test-user: deps
-	$(MAKE) -C tests check
+	$(MAKE) --no-print-directory -C tests check
 
 checkpatch: deps
-	bash tools/checkpatch.sh $(SOURCES)
+	bash tools/checkpatch.sh
 
 check: deps test-user checkpatch
 	bash tools/vm/check-all.sh

@@ -140,6 +140,24 @@ static void chacha_crypt_scalar(u32 *state, u8 *dst, const u8 *src,
 	memzero_explicit(ks, sizeof(ks));
 }
 
+/*
+ * Run one call of @core on the last @len (< stride) bytes through a stack
+ * buffer: when more than half a stride is left, one call of a wide core
+ * costs less than a ladder of narrower ones.
+ */
+static void chacha_core_bounce(const struct chacha_core *core, u32 *state,
+			       u8 *dst, const u8 *src, unsigned int len,
+			       unsigned int nrounds)
+{
+	u8 buf[CHACHA_MAX_BLOCKS * CHACHA_BLOCK_BYTES];
+
+	memcpy(buf, src, len);
+	core->fn(state, buf, buf, nrounds);
+	memcpy(dst, buf, len);
+	state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
+	memzero_explicit(buf, sizeof(buf));
+}
+
 void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 		       const u8 *src, unsigned int len, unsigned int nrounds)
 {
@@ -154,6 +172,10 @@ void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 			dst += stride;
 			src += stride;
 			len -= stride;
+		}
+		if (core->blocks > 1 && len > stride / 2) {
+			chacha_core_bounce(core, state, dst, src, len, nrounds);
+			return;
 		}
 	}
 	if (len)

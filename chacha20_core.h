@@ -28,6 +28,9 @@
 typedef void (*chacha_core_fn)(const u32 *state, u8 *dst, const u8 *src,
 			       unsigned int nrounds);
 
+/* The widest stride a core may have (the tail bounce buffer's size). */
+#define CHACHA_MAX_BLOCKS	8
+
 struct chacha_core {
 	unsigned int blocks;
 	chacha_core_fn fn;
