@@ -20,16 +20,13 @@ const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, { { 0 } } },
 	{ "sse2", CHACHA_CPU_SSE2, {
 		CORE(4, chacha20_4block_xor_sse2),
-		CORE(1, chacha20_1block_xor_sse2),
 	} },
 	{ "ssse3", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3, {
 		CORE(4, chacha20_4block_xor_ssse3),
-		CORE(1, chacha20_1block_xor_ssse3),
 	} },
 	{ "avx2", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, {
 		CORE(8, chacha20_8block_xor_avx2),
 		CORE(4, chacha20_4block_xor_avx2),
-		CORE(1, chacha20_1block_xor_ssse3),
 	} },
 };
 
@@ -141,9 +138,9 @@ static void chacha_crypt_scalar(u32 *state, u8 *dst, const u8 *src,
 }
 
 /*
- * Run one call of @core on the last @len (< stride) bytes through a stack
- * buffer: when more than half a stride is left, one call of a wide core
- * costs less than a ladder of narrower ones.
+ * One call of @core on the last @len (< its stride) bytes, through a stack
+ * buffer.  Every core costs about the same per call (they are latency
+ * bound), so this beats a ladder of narrower calls.
  */
 static void chacha_core_bounce(const struct chacha_core *core, u32 *state,
 			       u8 *dst, const u8 *src, unsigned int len,
@@ -161,9 +158,9 @@ static void chacha_core_bounce(const struct chacha_core *core, u32 *state,
 void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 		       const u8 *src, unsigned int len, unsigned int nrounds)
 {
-	const struct chacha_core *core;
+	const struct chacha_core *core = &impl->cores[0];
 
-	for (core = impl->cores; core->blocks; core++) {
+	if (core->blocks) {
 		unsigned int stride = core->blocks * CHACHA_BLOCK_BYTES;
 
 		while (len >= stride) {
@@ -173,7 +170,11 @@ void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 			src += stride;
 			len -= stride;
 		}
-		if (core->blocks > 1 && len > stride / 2) {
+		/* A single block is cheaper in scalar C than in any core. */
+		if (len > CHACHA_BLOCK_BYTES) {
+			while (core[1].blocks &&
+			       core[1].blocks * CHACHA_BLOCK_BYTES >= len)
+				core++;
 			chacha_core_bounce(core, state, dst, src, len, nrounds);
 			return;
 		}

@@ -19,8 +19,8 @@
 #define CHACHA_STATE_WORDS	16
 
 /*
- * A SIMD core XORs exactly @blocks full 64-byte blocks of key stream into
- * @src, writing @dst (which may equal @src; any alignment).  Block i uses
+ * A SIMD core XORs exactly @blocks (> 1) full 64-byte blocks of key stream
+ * into @src, writing @dst (which may equal @src; any alignment).  Block i uses
  * the counter state[12] + i, wrapping modulo 2^32 with no carry into
  * state[13].  The core reads @state and never writes it: the caller
  * advances state[12].
@@ -56,12 +56,8 @@ struct chacha_impl {
 };
 
 #ifdef __x86_64__
-asmlinkage void chacha20_1block_xor_sse2(const u32 *state, u8 *dst,
-					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_4block_xor_sse2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
-asmlinkage void chacha20_1block_xor_ssse3(const u32 *state, u8 *dst,
-					  const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_4block_xor_ssse3(const u32 *state, u8 *dst,
 					  const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_4block_xor_avx2(const u32 *state, u8 *dst,
@@ -79,9 +75,10 @@ void chacha_block_scalar(const u32 *state, u8 *out, unsigned int nrounds);
 void hchacha_block_scalar(const u32 *state, u32 *out, unsigned int nrounds);
 
 /*
- * XOR @len bytes using @impl's cores for whole strides, then smaller cores,
- * then scalar C for what is left; advances state[12] by the number of blocks
- * begun.  The caller owns any FPU section around it.
+ * XOR @len bytes using @impl's widest core for whole strides, one call of
+ * the narrowest core that covers a tail of more than one block, and scalar
+ * C for a tail of one block or less; advances state[12] by the number of
+ * blocks begun.  The caller owns any FPU section around it.
  */
 void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 		       const u8 *src, unsigned int len, unsigned int nrounds);
