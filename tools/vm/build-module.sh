@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-module.sh 6.1|6.12
+#
+# Build chacha20_simd.ko with W=1 against that Debian kernel's headers and
+# print the path of the .ko.  The sources (git ls-files of the tree, or of
+# $CHACHA_SRC) are copied to a per-kernel build directory in the cache so
+# that builds for different kernels never share objects.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+load_kernel "${1:?usage: $0 6.1|6.12}"
+src=${CHACHA_SRC:-$top_dir}
+bdir=$cache/build-$KVER
+mkdir -p "$bdir"
+exec 9>"$bdir.lock"
+flock 9		# one build per kernel at a time
+
+# The sources: tracked and untracked-but-not-ignored files (every file
+# outside git), minus build products.
+list_files() {
+	if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$src" ls-files --cached --others --exclude-standard
+	else
+		(cd "$src" && find . -type f | sed 's|^\./||')
+	fi
+}
+list_files |
+	grep -Ev '\.(o|ko|mod|mod\.c|cmd|a|order|symvers)$' |
+	while read -r f; do [ -f "$src/$f" ] && echo "$f"; done |
+	sort >"$bdir/.files.new"
+# Drop sources that went away (or came from another $CHACHA_SRC).
+if [ -f "$bdir/.files" ]; then
+	comm -23 "$bdir/.files" "$bdir/.files.new" |
+		while read -r f; do rm -f "$bdir/$f"; done
+fi
+while read -r f; do
+	mkdir -p "$bdir/$(dirname "$f")"
+	# Copy only what changed, so make's timestamps stay meaningful.
+	cmp -s "$src/$f" "$bdir/$f" || cp -p "$src/$f" "$bdir/$f"
+done <"$bdir/.files.new"
+mv "$bdir/.files.new" "$bdir/.files"
+
+log "building against $KVER in $bdir"
+make -C "$HEADERS" M="$bdir" W=1 modules >&2
+ko=$bdir/chacha20_simd.ko
+[ -f "$ko" ] || die "no $ko after the build"
+echo "$ko"

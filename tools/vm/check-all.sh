@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-all.sh [run.sh options]: run.sh for Debian 12's 6.1 and the 6.12
+# from bookworm-backports, each on three CPU models (AVX2, SSSE3 without
+# AVX2, SSE2 only), then a summary; the last line is "N passed, N failed"
+# counting checks.  Exits non-zero if any check failed.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+configs=(
+	"max avx2"		# TCG's max CPU has AVX2
+	"max,-avx2 ssse3"
+	"qemu64 sse2"		# x86-64 baseline: no SSSE3
+)
+nchecks=$(wc -w <<<"$vm_checks")
+total_pass=0 total_fail=0 rows=()
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+t0=$(now)
+for kernel in 6.1 6.12; do
+	for c in "${configs[@]}"; do
+		read -r cpu expect <<<"$c"
+		echo "=== kernel $kernel, -cpu $cpu, expecting $expect"
+		t=$(now)
+		"$vm_dir/run.sh" --kernel "$kernel" --cpu "$cpu" \
+			--expect "$expect" "$@" | tee "$out" || true
+		pass=$(grep -o '^CHECK [0-9]* [^:]*: PASS' "$out" |
+			cut -d' ' -f2 | sort -u | wc -l) || true
+		kver=$(sed -n 's/^RUN \([^ ]*\) .*/\1/p' "$out")
+		fail=$((nchecks - pass))
+		total_pass=$((total_pass + pass))
+		total_fail=$((total_fail + fail))
+		rows+=("$(printf '%-22s %-10s %-6s %6s %6s %5ss' \
+			"${kver:-$kernel}" "$cpu" \
+			"$expect" "$pass" "$fail" "$(($(now) - t))")")
+	done
+done
+
+echo
+printf '%-22s %-10s %-6s %6s %6s %6s\n' kernel cpu expect passed failed time
+printf '%s\n' "${rows[@]}"
+echo "total time $(($(now) - t0)) s"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# fetch-kernel.sh 6.1|6.12
+#
+# Download Debian's newest kernel of that series (image, headers, kbuild),
+# unpack it into one root under the cache, point the packages' absolute
+# symlinks into that root, and print the directory.  Its kernel.env sets
+# KVER, VMLINUZ, HEADERS (for make -C) and KROOT (holds lib/modules/KVER).
+#   6.1  -> bookworm's linux-image-6.1.0-N-amd64-unsigned
+#   6.12 -> bookworm-backports' linux-image-6.12.X+deb12-amd64-unsigned
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+series=${1:-}
+case $series in
+6.1) pattern='linux-image-6\.1\.0-[0-9]+-amd64-unsigned' ;;
+6.12) pattern='linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned' ;;
+*) die "usage: $0 6.1|6.12" ;;
+esac
+
+image=$("$debfetch" newest "$pattern") || image=
+if [ -z "$image" ]; then
+	# Offline: fall back to the newest kernel already set up.
+	dir=$(ls -d "$cache"/kernel-"$series".*/.done 2>/dev/null |
+		sort -V | tail -n 1)
+	[ -n "$dir" ] || die "no $series kernel found"
+	dirname "$dir"
+	exit 0
+fi
+kver=${image#linux-image-}
+kver=${kver%-unsigned}
+abi=${kver%-amd64}
+case $series in
+6.1) kbuild=linux-kbuild-6.1 ;;
+6.12) kbuild=linux-kbuild-$abi ;;
+esac
+
+dir=$cache/kernel-$kver
+root=$dir/root
+if [ ! -e "$dir/.done" ]; then
+	log "setting up $kver"
+	pkgs=$("$debfetch" get "$image" "linux-headers-$kver" \
+		"linux-headers-$abi-common" "$kbuild")
+	rm -rf "$dir"
+	mkdir -p "$root"
+	for p in $pkgs; do
+		cp -al "$p/." "$root/"	# hard links: cheap
+	done
+	rm -f "$root/.done"
+
+	# Absolute symlinks (lib/modules/KVER/build, ...) -> into the root.
+	find "$root" -type l -lname '/*' | while read -r l; do
+		t=$(readlink "$l")
+		ln -sfn "$(realpath -ms --relative-to="$(dirname "$l")" \
+			"$root$t")" "$l"
+	done
+	# The arch headers' Makefile includes the common one by absolute path
+	# (sed -i writes a new file, so the hard-linked original is kept).
+	sed -i "s|^include /usr/src/|include $root/usr/src/|" \
+		"$root/usr/src/linux-headers-$kver/Makefile"
+	# The modules index lets mkinitramfs.sh resolve dependencies.
+	depmod -b "$root" "$kver"
+
+	cat >"$dir/kernel.env" <<EOT
+KVER=$kver
+KROOT=$root
+VMLINUZ=$root/boot/vmlinuz-$kver
+HEADERS=$root/usr/src/linux-headers-$kver
+EOT
+	touch "$dir/.done"
+fi
+echo "$dir"

@@ -1,0 +1,290 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash disable=SC2086
+#
+# guest-check.sh - the checks, run inside the test VM by /init.
+#
+# Each check prints "CHECK <n> <name>: PASS|FAIL <detail>" to the console
+# and to /dev/ttyS1 (read by run.sh), then "CHECKS DONE".  A check's details
+# go to the console only, indented.  Settings from the kernel command line:
+#   chk_expect=avx2|ssse3|sse2	implementation the module should choose
+#   chk_stress=SECONDS		length of the stress check (default 15)
+
+# Busybox's sh runs its own applets first: use kmod's module tools instead.
+for t in modprobe modinfo insmod rmmod lsmod; do
+	eval "$t() { /sbin/$t \"\$@\"; }"
+done
+
+MOD=chacha20_simd
+SFX=${chk_expect:-avx2}-oot	# our drivers: chacha20-avx2-oot, ...
+ALGS="chacha20 xchacha20 xchacha12"
+STRESS=${chk_stress:-15}
+ADIANTUM="adiantum(xchacha12,aes)"
+RESULTS=/dev/ttyS1
+
+say() {
+	echo "$*"
+	echo "$*" >"$RESULTS" 2>/dev/null
+}
+
+fail() {
+	echo "$*"
+	return 1
+}
+
+# run_check N NAME FUNCTION: the verdict's detail is the last line printed.
+run_check() {
+	local n=$1 name=$2 rc detail
+
+	shift 2
+	echo "--- check $n $name"
+	"$@" >/tmp/check.out 2>&1
+	rc=$?
+	sed 's/^/    /' /tmp/check.out
+	detail=$(grep -v '^ *$' /tmp/check.out | tail -n 1 | cut -c1-300)
+	if [ $rc -eq 0 ]; then
+		say "CHECK $n $name: PASS $detail"
+	else
+		say "CHECK $n $name: FAIL $detail"
+	fi
+}
+
+# One line per /proc/crypto entry: name driver module priority selftest
+crypto_table() {
+	awk -F' *: ' '
+		$1 == "name" { n = $2 }
+		$1 == "driver" { d = $2 }
+		$1 == "module" { m = $2 }
+		$1 == "priority" { p = $2 }
+		$1 == "selftest" { s = $2 }
+		NF == 0 && n != "" { print n, d, m, p, s; n = "" }
+		END { if (n != "") print n, d, m, p, s }' /proc/crypto
+}
+
+drivers_of() {
+	crypto_table | awk -v n="$1" '$1 == n { print $2 }' | tr '\n' ' '
+}
+
+loaded() {
+	grep -q "^$1 " /proc/modules
+}
+
+# ac CMD ARGS: afalg-check with a time limit; prints its output, then
+# "afalg-check CMD: RESULT ..."; sets AC_PASSED to its count of passes.
+ac() {
+	local rc res
+
+	AC_PASSED=0
+	[ -x /bin/afalg-check ] || fail "afalg-check is missing" || return
+	timeout 300 afalg-check "$@" >/tmp/ac.out 2>&1
+	rc=$?
+	grep -v '^RESULT' /tmp/ac.out
+	res=$(grep '^RESULT' /tmp/ac.out)
+	AC_PASSED=$(echo "$res" | sed -n 's/^RESULT OK: \([0-9]*\) passed.*/\1/p')
+	[ $rc -eq 0 ] ||
+		res="$res; first: $(grep -m1 '^FAIL' /tmp/ac.out)"
+	echo "afalg-check $1: ${res:-no RESULT line, exit $rc}"
+	return $rc
+}
+
+# dm_create NAME KEY: an Adiantum mapping over /dev/ram0
+dm_create() {
+	local sectors
+
+	sectors=$(blockdev --getsz /dev/ram0) &&
+	DM_DISABLE_UDEV=1 dmsetup create "$1" --table \
+		"0 $sectors crypt capi:$ADIANTUM-plain64 $2 0 /dev/ram0 0"
+}
+
+dm_remove() {
+	DM_DISABLE_UDEV=1 dmsetup remove "$1"
+}
+
+# adiantum_uses STREAM_DRIVER: an Adiantum instance is built on it
+adiantum_uses() {
+	drivers_of "$ADIANTUM" | grep -q "adiantum($1," ||
+		fail "no $ADIANTUM on $1 (have: $(drivers_of "$ADIANTUM"))"
+}
+
+check_load() {
+	local a row others
+
+	! loaded $MOD || fail "$MOD loaded before the check" || return
+	# A kernel lookup of "chacha20" must pull the module in by its alias
+	# (tcrypt alg= only asks crypto_has_alg(), then exits with EAGAIN).
+	modprobe tcrypt alg=chacha20 type=5 2>/dev/null
+	grep -q '^-q -- crypto-chacha20$' /tmp/modprobe-requests ||
+		fail "no request_module(crypto-chacha20)" || return
+	loaded $MOD || fail "crypto-chacha20 did not load $MOD" || return
+	echo "loaded on request_module(crypto-chacha20)"
+	modprobe -r $MOD || fail "modprobe -r $MOD failed" || return
+	modprobe $MOD || fail "modprobe $MOD failed" || return
+	modprobe chacha_generic || fail "modprobe chacha_generic failed" ||
+		return
+	modprobe chacha-x86_64 2>/dev/null ||
+		echo "the in-tree chacha-x86_64 does not load on this CPU"
+	for a in $ALGS; do
+		row=$(crypto_table | awk -v d="$a-$SFX" '$2 == d')
+		[ -n "$row" ] ||
+			fail "no $a-$SFX; $a drivers: $(drivers_of "$a")" ||
+			return
+		set -- $row
+		[ "$3" = $MOD ] || fail "$2 comes from module $3" || return
+		[ "$5" = passed ] || fail "$2: selftest $5" || return
+		others=$(crypto_table | awk -v n="$a" -v d="$2" \
+			'$1 == n && $2 != d { printf " %s=%s", $2, $4 }')
+		crypto_table | awk -v n="$a" -v d="$2" -v p="$4" '
+			$1 == n && $2 != d && $4 >= p { bad = 1 }
+			END { exit bad }' ||
+			fail "$2 priority $4 is not the highest:$others" ||
+			return
+		echo "$2 priority $4, selftest passed; others:$others"
+	done
+	echo "$ALGS: *-$SFX loaded, self-tested, highest priority"
+}
+
+check_dmesg() {
+	local bad taint
+	local re='alg: |WARNING|BUG|Oops|Call Trace|RIP:|general protection'
+
+	re="$re|UBSAN|refcount_t|list_(add|del) corruption"
+	bad=$(dmesg | grep -E "$re" |
+		grep -v -E 'alg: No test for|alg: self-tests for .* passed')
+	# Taint flags: B bad page (32), D died/oops (128), W warning (512).
+	taint=$(cat /proc/sys/kernel/tainted)
+	[ -z "$bad" ] || fail "dmesg: $(echo "$bad" | head -n 3 | tr '\n' '|')" ||
+		return
+	[ $((taint & (32 | 128 | 512))) -eq 0 ] ||
+		fail "kernel tainted $taint (warning/oops/bad page)" || return
+	echo "no alg:/WARNING/BUG/Oops in $(dmesg | wc -l) lines, taint $taint"
+}
+
+check_compare() {
+	local a total=0
+
+	for a in $ALGS; do
+		ac compare "$a-$SFX" "$a-generic" || return
+		total=$((total + AC_PASSED))
+	done
+	ac vector --driver "chacha20-$SFX" || return
+	echo "$((total + AC_PASSED)) cases: $ALGS = *-generic, RFC 8439 vector"
+}
+
+check_badinput() {
+	ac badinput chacha20-$SFX xchacha20-$SFX xchacha12-$SFX || return
+	echo "$AC_PASSED cases: bad key and IV lengths, empty requests"
+}
+
+check_stress() {
+	ac stress "$SFX" "$STRESS" 4 || return
+	sed -n 's/^PASS //p' /tmp/ac.out | head -n 1
+}
+
+check_tcrypt() {
+	local before drv
+
+	before=$(dmesg | wc -l)
+	if modprobe tcrypt mode=214 sec=1 >/tmp/tcrypt.err 2>&1; then
+		fail "tcrypt stayed loaded"
+		return
+	fi
+	grep -q 'Resource temporarily unavailable' /tmp/tcrypt.err ||
+		fail "tcrypt: $(cat /tmp/tcrypt.err)" || return
+	dmesg | tail -n +$((before + 1)) >/tmp/tcrypt.log
+	cat /tmp/tcrypt.log
+	! grep -q 'tests failed' /tmp/tcrypt.log ||
+		fail "tcrypt reports failed tests" || return
+	drv=$(sed -n 's/.*testing speed of .*chacha20 (\([^)]*\)).*/\1/p' \
+		/tmp/tcrypt.log | head -n 1)
+	[ "$drv" = "chacha20-$SFX" ] ||
+		fail "tcrypt tested '$drv', not chacha20-$SFX" || return
+	echo "tcrypt mode=214 used $drv" \
+		"($(grep -c 'operations in' /tmp/tcrypt.log) results)"
+}
+
+check_aead() {
+	local d
+
+	ac aead chacha20-$SFX || return
+	d=$(drivers_of "rfc7539(chacha20,poly1305)")
+	echo "$d" | grep -q "rfc7539(chacha20-$SFX," ||
+		fail "no rfc7539 instance on chacha20-$SFX (have: $d)" || return
+	echo "$AC_PASSED cases; instances: $d"
+}
+
+check_unload_busy() {
+	local left
+
+	dm_create busy "$KEY" || fail "dmsetup create failed" || return
+	adiantum_uses xchacha12-$SFX || return
+	if modprobe -r $MOD 2>/tmp/rm.err; then
+		fail "modprobe -r $MOD succeeded while dm-crypt used it"
+		return
+	fi
+	loaded $MOD || fail "$MOD went away while in use" || return
+	echo "refused while mapped: $(cat /tmp/rm.err)"
+	dm_remove busy || fail "dmsetup remove failed" || return
+	modprobe -r $MOD || fail "modprobe -r $MOD failed when idle" || return
+	! loaded $MOD || fail "$MOD still loaded" || return
+	left=$(crypto_table | grep -- "-$SFX")
+	[ -z "$left" ] || fail "left in /proc/crypto: $left" || return
+	modprobe $MOD || fail "reloading $MOD failed" || return
+	echo "modprobe -r refused while a dm-crypt mapping used it, worked when idle"
+}
+
+# sha256 of the first N 64 KiB blocks of a device (page cache dropped)
+dev_sum() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	dd if="$1" bs=64k count="$2" 2>/dev/null | sha256sum | cut -c1-64
+}
+
+check_dmcrypt() {
+	local n=64 want got	# n x 64 KiB
+
+	dm_create data "$KEY" || fail "dmsetup create failed" || return
+	adiantum_uses xchacha12-$SFX || return
+	dd if=/dev/urandom of=/tmp/plain bs=64k count=$n 2>/dev/null
+	want=$(sha256sum </tmp/plain | cut -c1-64)
+	dd if=/tmp/plain of=/dev/mapper/data bs=64k conv=fsync 2>/dev/null ||
+		fail "writing /dev/mapper/data failed" || return
+	[ "$(dev_sum /dev/mapper/data $n)" = "$want" ] ||
+		fail "read back through xchacha12-$SFX differs" || return
+	[ "$(dev_sum /dev/ram0 $n)" != "$want" ] ||
+		fail "/dev/ram0 holds the plaintext" || return
+	dm_remove data || fail "dmsetup remove failed" || return
+	modprobe -r $MOD || fail "modprobe -r $MOD failed" || return
+	modprobe -r chacha-x86_64 2>/dev/null
+	dm_create data "$KEY" || fail "dmsetup create (generic) failed" ||
+		return
+	adiantum_uses xchacha12-generic || return
+	got=$(dev_sum /dev/mapper/data $n)
+	dm_remove data
+	[ "$got" = "$want" ] ||
+		fail "xchacha12-generic reads back other data than xchacha12-$SFX wrote" ||
+		return
+	echo "4 MiB written via $ADIANTUM on xchacha12-$SFX read back" \
+		"identically via xchacha12-generic"
+}
+
+echo "guest-check: kernel $(uname -r), expecting *-$SFX"
+grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'sse2|ssse3|avx2|avx512f' |
+	tr '\n' ' '
+echo
+KEY=$(head -c 32 /dev/urandom | xxd -p -c 64)
+modprobe brd rd_nr=1 rd_size=8192
+modprobe dm-crypt
+
+run_check 1 load check_load
+run_check 3 compare check_compare
+run_check 4 badinput check_badinput
+run_check 5 stress check_stress
+run_check 6 tcrypt check_tcrypt
+run_check 7 aead check_aead
+run_check 9 unload-busy check_unload_busy
+run_check 8 dm-crypt-adiantum check_dmcrypt
+run_check 2 dmesg check_dmesg
+say "CHECKS DONE"
+echo "=== dmesg"
+dmesg
+echo "=== end of dmesg"

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
+#
+# Shared settings and helpers for the tools/vm scripts (sourced, not run).
+
+vm_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top_dir=$(cd "$vm_dir/../.." && pwd)
+cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
+debfetch=$top_dir/tools/debfetch.sh
+
+log() { echo "${0##*/}: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+# load_kernel 6.1|6.12: fetch (cached) and set KVER, VMLINUZ, HEADERS, KROOT.
+# The directory is exported, so that child scripts skip the apt lookup.
+load_kernel() {
+	local var=CHACHA_KDIR_${1//./_} dir
+
+	if [ -z "${!var:-}" ]; then
+		dir=$("$vm_dir/fetch-kernel.sh" "$1") || die "cannot fetch kernel $1"
+		export "$var=$dir"
+	fi
+	# shellcheck source=/dev/null
+	. "${!var}/kernel.env"
+}
+
+# Seconds since the epoch, for timings.
+now() { date +%s; }
+
+# The check numbers guest-check.sh reports; a missing one counts as failed.
+vm_checks="1 2 3 4 5 6 7 8 9"

@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh 6.1|6.12
+#
+# Build the test VM's initramfs and print its path: busybox, kmod and
+# dmsetup (with their shared libraries), the static afalg-check, /init and
+# the guest scripts, chacha20_simd.ko in /lib/modules/KVER/extra, the
+# kernel's own modules the checks use with their dependencies, and a depmod
+# index.  Cached by content hash.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+kernel=${1:?usage: $0 6.1|6.12}
+load_kernel "$kernel"
+ko=$("$vm_dir/build-module.sh" "$kernel")
+
+# Kernel modules the checks load; dependencies are added from modules.dep.
+want="chacha_generic chacha-x86_64 libchacha poly1305_generic poly1305-x86_64
+	chacha20poly1305 adiantum nhpoly1305 nhpoly1305-sse2 nhpoly1305-avx2
+	aes_generic aesni-intel tcrypt af_alg algif_skcipher algif_aead
+	crypto_user dm-mod dm-crypt brd"
+
+stage=$cache/initramfs-stage-$KVER
+exec 9>"$stage.lock"
+flock 9
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc/modprobe.d} \
+	"$stage/lib/modules/$KVER/extra"
+mdir=$stage/lib/modules/$KVER
+
+# Kernel modules (unpacked: the guest then needs no xz, nor zstd).
+for m in $want; do
+	modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" 2>/dev/null ||
+		log "note: $m not available in $KVER"
+done | awk '$1 == "insmod" { print $2 }' | sort -u | while read -r f; do
+	rel=${f#"$KROOT/lib/modules/$KVER/"}
+	mkdir -p "$mdir/$(dirname "$rel")"
+	case $f in
+	*.xz) xz -dc "$f" >"$mdir/${rel%.xz}" ;;
+	*.zst) zstd -qdc "$f" >"$mdir/${rel%.zst}" ;;
+	*) cp "$f" "$mdir/$rel" ;;
+	esac
+done
+cp "$KROOT/lib/modules/$KVER"/modules.{builtin,builtin.modinfo,order} "$mdir/"
+cp "$ko" "$mdir/extra/"
+depmod -b "$stage" "$KVER"
+
+# copy_bin FILE DIR: a dynamically linked program and the libraries it needs
+copy_bin() {
+	cp "$1" "$stage/$2/"
+	ldd "$1" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' |
+		while read -r lib; do
+			mkdir -p "$stage$(dirname "$lib")"
+			cp -L "$lib" "$stage$lib"
+		done
+}
+
+# User space: static busybox; dmsetup; kmod, as busybox modprobe retries a
+# failed finit_module() with init_module() and so runs tcrypt twice.
+bb=$(command -v busybox) ||
+	die "busybox missing (apt-get install busybox-static)"
+! ldd "$bb" >/dev/null 2>&1 ||
+	die "$bb is not static (apt-get install busybox-static)"
+cp "$bb" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
+for p in dmsetup kmod; do
+	command -v $p >/dev/null || die "$p missing (apt-get install $p)"
+	copy_bin "$(command -v $p)" sbin
+done
+for p in modprobe insmod rmmod lsmod modinfo; do
+	ln -s kmod "$stage/sbin/$p"
+done
+
+# afalg-check, (re)built by its own makefile; without it, the checks that
+# use it fail.
+acbin=$cache/afalg-check
+if ! make -s -f "$vm_dir/afalg-check.mk" AFALG_CHECK="$acbin" >&2; then
+	rm -f "$acbin"
+	log "warning: afalg-check does not build"
+fi
+[ -x "$acbin" ] && cp "$acbin" "$stage/bin/"
+
+cp "$vm_dir/guest-init.sh" "$stage/init"
+cp "$vm_dir/guest-check.sh" "$vm_dir/guest-demo.sh" "$stage/bin/"
+chmod 755 "$stage/init" "$stage"/bin/*
+
+# A deterministic archive: fixed owner, mtimes and order.
+find "$stage" -exec touch -h -d @0 {} +
+mkdir -p "$cache/initramfs"
+tmp=$(mktemp "$cache/initramfs/.cpio.XXXXXX")
+(cd "$stage" && find . | LC_ALL=C sort |
+	cpio -o -H newc -R 0:0 --reproducible --quiet) >"$tmp"
+out=$cache/initramfs/$KVER-$(sha256sum <"$tmp" | cut -c1-16).cpio.gz
+if [ -e "$out" ]; then
+	rm -f "$tmp"
+else
+	gzip -1 -n <"$tmp" >"$out.new" && mv "$out.new" "$out"
+	rm -f "$tmp"
+	log "wrote $out ($(du -h "$out" | cut -f1))"
+	# Keep the four newest images of this kernel.
+	ls -t "$cache/initramfs/$KVER"-*.cpio.gz | tail -n +5 | xargs -r rm -f
+fi
+echo "$out"
