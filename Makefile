@@ -35,7 +35,12 @@ test-user: deps
 checkpatch: deps
 	bash tools/checkpatch.sh
 
-check: deps test-user checkpatch
+# W=1 builds against Debian 12's 6.1 and the 6.12 from bookworm-backports.
+modules-debian: deps
+	for k in 6.1 6.12; do CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k \
+		>/dev/null || exit 1; done
+
+check: deps test-user checkpatch modules-debian
 	bash tools/vm/check-all.sh
 
 check-fast: deps test-user
@@ -44,5 +49,5 @@ check-fast: deps test-user
 demo: deps
 	bash tools/vm/demo.sh
 
-.PHONY: all modules install clean deps test-user checkpatch check \
+.PHONY: all modules install clean deps test-user checkpatch modules-debian check \
 	check-fast demo

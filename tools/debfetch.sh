@@ -12,7 +12,7 @@
 set -euo pipefail
 
 arch=amd64
-suites="bookworm bookworm-updates bookworm-backports"
+suites="bookworm bookworm-updates bookworm-security bookworm-backports"
 while getopts "a:s:" o; do
 	case $o in
 	a) arch=$OPTARG ;;
@@ -23,6 +23,8 @@ done
 shift $((OPTIND - 1))
 
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# Debian 12's newest kernels come from the security archive.
+security=${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
 root=$cache/apt-$arch
 mkdir -p "$root/lists/partial" "$root/archives/partial" "$root/debs" "$root/x"
@@ -30,7 +32,11 @@ mkdir -p "$root/lists/partial" "$root/archives/partial" "$root/debs" "$root/x"
 list=$root/sources.list
 : >"$list.new"
 for s in $suites; do
-	echo "deb [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $s main" >>"$list.new"
+	case $s in
+	*-security) url=$security ;;
+	*) url=$mirror ;;
+	esac
+	echo "deb [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $url $s main" >>"$list.new"
 done
 mv "$list.new" "$list"
 

@@ -4,7 +4,8 @@
 # build-module.sh 6.1|6.12
 #
 # Build chacha20_simd.ko with W=1 against that Debian kernel's headers and
-# print the path of the .ko.  The sources (git ls-files of the tree, or of
+# print the path of the .ko; fail on any compiler or objtool warning.
+# CHACHA_CLEAN=1 rebuilds from scratch, so that every warning shows.  The sources (git ls-files of the tree, or of
 # $CHACHA_SRC) are copied to a per-kernel build directory in the cache so
 # that builds for different kernels never share objects.
 set -euo pipefail
@@ -44,7 +45,11 @@ done <"$bdir/.files.new"
 mv "$bdir/.files.new" "$bdir/.files"
 
 log "building against $KVER in $bdir"
-make -C "$HEADERS" M="$bdir" W=1 modules >&2
+[ -z "${CHACHA_CLEAN:-}" ] || make -C "$HEADERS" M="$bdir" clean >/dev/null
+make -C "$HEADERS" M="$bdir" W=1 modules 2>&1 | tee "$bdir/build.log" >&2
+if grep -q 'warning:' "$bdir/build.log"; then
+	die "warnings building against $KVER (W=1): see above"
+fi
 ko=$bdir/chacha20_simd.ko
 [ -f "$ko" ] || die "no $ko after the build"
 echo "$ko"
