@@ -562,6 +562,7 @@ static void test_reference(void)
 	const struct hchacha_tv *htv;
 	const struct chacha_tv *tv;
 	u8 out[MAX_LEN], block[CHACHA_BLOCK_BYTES], subkey[32];
+	u32 qr[CHACHA_STATE_WORDS];
 	unsigned int i;
 	long d;
 
@@ -580,6 +581,15 @@ static void test_reference(void)
 				       tv->nrounds, tv->ptext, out, tv->len);
 		check_vector_out("ref", tv, "", out, tv->len);
 	}
+	memcpy(qr, rfc_qr_state_tv.in, sizeof(qr));
+	ref_quarter_round(&qr[rfc_qr_state_tv.a], &qr[rfc_qr_state_tv.b],
+			  &qr[rfc_qr_state_tv.c], &qr[rfc_qr_state_tv.d]);
+	d = first_diff((const u8 *)qr, (const u8 *)rfc_qr_state_tv.out,
+		       sizeof(qr));
+	if (d >= 0)
+		vector_fail("ref", rfc_qr_state_tv.source, " (state bytes)",
+			    (const u8 *)qr, (const u8 *)rfc_qr_state_tv.out, d);
+	count(d < 0);
 	FOR_EACH_TV(btv, rfc_block_tv) {
 		ref_chacha_block(btv->key, btv->iv, btv->nrounds, block);
 		d = first_diff(block, btv->block, sizeof(block));

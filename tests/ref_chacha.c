@@ -42,7 +42,7 @@ static u32 ref_rotl(u32 v, int n)
 }
 
 /* Section 2.1. */
-static void ref_quarter_round(u32 *a, u32 *b, u32 *c, u32 *d)
+void ref_quarter_round(u32 *a, u32 *b, u32 *c, u32 *d)
 {
 	*a += *b;
 	*d = ref_rotl(*d ^ *a, 16);

@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+/* RFC 8439 section 2.1: the quarter round on four words. */
+void ref_quarter_round(u32 *a, u32 *b, u32 *c, u32 *d);
+
 /*
  * One 64-byte key stream block.  @input is the last four state words
  * serialised little endian: for RFC 8439, the le32 block counter followed

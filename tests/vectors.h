@@ -299,4 +299,30 @@ static const struct hchacha_tv rfc_hchacha_tv[] = {
 /* tm_chacha20_tv[], tm_xchacha20_tv[], tm_xchacha12_tv[] */
 #include "vectors-testmgr.h"
 
+/*
+ * RFC 8439 section 2.2.1, "Test Vector for the Quarter Round on the ChaCha
+ * State": QUARTERROUND(2, 7, 8, 13) on a random state (section 2.1.1's
+ * four-word example is the same operation on one column).
+ */
+static const struct {
+	const char *source;
+	unsigned int a, b, c, d;
+	u32 in[16], out[16];
+} rfc_qr_state_tv = {
+	.source = "RFC 8439 section 2.2.1",
+	.a = 2, .b = 7, .c = 8, .d = 13,
+	.in = {
+		0x879531e0, 0xc5ecf37d, 0x516461b1, 0xc9a62f8a,
+		0x44c20ef3, 0x3390af7f, 0xd9fc690b, 0x2a5f714c,
+		0x53372767, 0xb00a5631, 0x974c541a, 0x359e9963,
+		0x5c971061, 0x3d631689, 0x2098d9d6, 0x91dbd320,
+	},
+	.out = {
+		0x879531e0, 0xc5ecf37d, 0xbdb886dc, 0xc9a62f8a,
+		0x44c20ef3, 0x3390af7f, 0xd9fc690b, 0xcfacafd2,
+		0xe46bea80, 0xb00a5631, 0x974c541a, 0x359e9963,
+		0x5c971061, 0xccc07c79, 0x2098d9d6, 0x91dbd320,
+	},
+};
+
 #endif /* TESTS_VECTORS_H */
