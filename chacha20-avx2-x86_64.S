@@ -265,6 +265,15 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
 	XOR_STORE	%ymm8, %ymm12, (64 * 2 + 32), (64 * 6 + 32), %ymm4
 	XOR_STORE	%ymm11, %ymm15, (64 * 3 + 32), (64 * 7 + 32), %ymm5
 
+	/*
+	 * The slots hold permuted words 8-11, which with the key stream give
+	 * key words away: wipe them.
+	 */
+	vpxor		%ymm0, %ymm0, %ymm0
+	vmovdqa		%ymm0, SLOT(8)
+	vmovdqa		%ymm0, SLOT(9)
+	vmovdqa		%ymm0, SLOT(10)
+	vmovdqa		%ymm0, SLOT(11)
 	vzeroupper
 	leave
 	RET
