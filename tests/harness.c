@@ -529,8 +529,8 @@ static void block_tv_core(const struct chacha_impl *impl,
 	count(d < 0);
 }
 
-#define FOR_EACH_TV(tv, table) \
-	for (tv = table; tv < table + ARRAY_SIZE(table); tv++)
+#define RFC_BLOCK_TV_END	(rfc_block_tv + ARRAY_SIZE(rfc_block_tv))
+#define RFC_HCHACHA_TV_END	(rfc_hchacha_tv + ARRAY_SIZE(rfc_hchacha_tv))
 
 static const struct {
 	const struct chacha_tv *tv;
@@ -590,7 +590,7 @@ static void test_reference(void)
 		vector_fail("ref", rfc_qr_state_tv.source, " (state bytes)",
 			    (const u8 *)qr, (const u8 *)rfc_qr_state_tv.out, d);
 	count(d < 0);
-	FOR_EACH_TV(btv, rfc_block_tv) {
+	for (btv = rfc_block_tv; btv < RFC_BLOCK_TV_END; btv++) {
 		ref_chacha_block(btv->key, btv->iv, btv->nrounds, block);
 		d = first_diff(block, btv->block, sizeof(block));
 		if (d >= 0)
@@ -598,7 +598,7 @@ static void test_reference(void)
 				    d);
 		count(d < 0);
 	}
-	FOR_EACH_TV(htv, rfc_hchacha_tv) {
+	for (htv = rfc_hchacha_tv; htv < RFC_HCHACHA_TV_END; htv++) {
 		ref_hchacha(htv->key, htv->nonce, htv->nrounds, subkey);
 		d = first_diff(subkey, htv->subkey, sizeof(subkey));
 		if (d >= 0)
@@ -630,7 +630,7 @@ static void test_scalar_functions(void)
 	char what[80];
 	long d;
 
-	FOR_EACH_TV(btv, rfc_block_tv) {
+	for (btv = rfc_block_tv; btv < RFC_BLOCK_TV_END; btv++) {
 		chacha_setup(state, btv->key, btv->iv);
 		chacha_block_scalar(state, got, btv->nrounds);
 		d = first_diff(got, btv->block, 64);
@@ -639,7 +639,7 @@ static void test_scalar_functions(void)
 				    got, btv->block, d);
 		count(d < 0);
 	}
-	FOR_EACH_TV(htv, rfc_hchacha_tv) {
+	for (htv = rfc_hchacha_tv; htv < RFC_HCHACHA_TV_END; htv++) {
 		chacha_setup(state, htv->key, htv->nonce);
 		hchacha_block_scalar(state, sub, htv->nrounds);
 		words_to_le_bytes(got, sub, 8);
@@ -733,7 +733,7 @@ static void test_impl(const struct chacha_impl *impl)
 	/* Each core alone first, then the whole implementation. */
 	for (core = impl->cores; core->blocks; core++) {
 		new_group();
-		FOR_EACH_TV(btv, rfc_block_tv)
+		for (btv = rfc_block_tv; btv < RFC_BLOCK_TV_END; btv++)
 			block_tv_core(impl, core, btv);
 		for (i = 0; (tv = stream_tv(i)); i++)
 			tv_core(impl, core, tv);

@@ -3,10 +3,9 @@
 #
 # Run the kernel's checkpatch.pl --strict, taken from Debian's
 # linux-source-6.12, over the given files (default: every C, header and
-# assembly file in git).  Fails on any error; on any warning or check in the
-# module's own sources; on any warning in tests and tools, except tests/shim/,
-# which stands in for kernel headers in user space and must define what
-# checkpatch asks kernel code to use.
+# assembly file in git).  Fails on any error, warning or check, except that
+# tests/shim/ is held to "no errors" only: it stands in for kernel headers
+# in user space and must define what checkpatch asks kernel code to use.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +30,6 @@ status=0
 for f in "$@"; do
 	case $f in
 	tests/shim/*) clean='^total: 0 errors' ;;
-	*/*) clean='^total: 0 errors, 0 warnings' ;;
 	*) clean='^total: 0 errors, 0 warnings, 0 checks' ;;
 	esac
 	out=$(perl "$cp_dir/scripts/checkpatch.pl" --no-tree --strict \
