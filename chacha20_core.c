@@ -182,3 +182,26 @@ void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 	if (len)
 		chacha_crypt_scalar(state, dst, src, len, nrounds);
 }
+
+void chacha_crypt_request(const struct chacha_impl *impl, u32 *state, u8 *dst,
+			  const u8 *src, unsigned int len, unsigned int nrounds,
+			  bool simd_usable)
+{
+	if (len <= CHACHA_SCALAR_MAX_BYTES || !impl->cores[0].blocks ||
+	    !simd_usable) {
+		chacha_crypt_impl(&chacha_impls[0], state, dst, src, len,
+				  nrounds);
+		return;
+	}
+
+	while (len) {
+		unsigned int n = min_t(unsigned int, len, CHACHA_SIMD_CHUNK);
+
+		chacha_simd_begin();
+		chacha_crypt_impl(impl, state, dst, src, n, nrounds);
+		chacha_simd_end();
+		dst += n;
+		src += n;
+		len -= n;
+	}
+}

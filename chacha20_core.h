@@ -83,4 +83,34 @@ void hchacha_block_scalar(const u32 *state, u32 *out, unsigned int nrounds);
 void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 		       const u8 *src, unsigned int len, unsigned int nrounds);
 
+/* Most bytes handled in one SIMD section, so preemption is never held off for long. */
+#define CHACHA_SIMD_CHUNK	4096
+
+/*
+ * Requests of at most this many bytes run in scalar C: up to two blocks,
+ * scalar C beats an FPU section plus one 4-block call (tools/bench).
+ */
+#define CHACHA_SCALAR_MAX_BYTES	128
+
+/*
+ * The environment's SIMD section: kernel_fpu_begin()/end() (or
+ * kernel_neon_begin()/end()) in the module, a no-op in the harness, a
+ * charged cost in the benchmark.  Each user of chacha_crypt_request()
+ * defines both.
+ */
+void chacha_simd_begin(void);
+void chacha_simd_end(void);
+
+/*
+ * The module's request path: XOR @len bytes at the position given by
+ * @state, advancing its counter.  Decides between scalar C and @impl's
+ * SIMD cores (size threshold, @simd_usable) and cuts SIMD work into
+ * sections of at most CHACHA_SIMD_CHUNK bytes, each between
+ * chacha_simd_begin() and chacha_simd_end().  The glue calls exactly this;
+ * so do the harness and the benchmark.
+ */
+void chacha_crypt_request(const struct chacha_impl *impl, u32 *state, u8 *dst,
+			  const u8 *src, unsigned int len, unsigned int nrounds,
+			  bool simd_usable);
+
 #endif /* CHACHA20_CORE_H */

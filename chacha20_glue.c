@@ -14,7 +14,6 @@
 #include <crypto/internal/skcipher.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
-#include <linux/sizes.h>
 #include <linux/string.h>
 #include <asm/simd.h>
 #ifdef CONFIG_X86
@@ -23,15 +22,6 @@
 #endif
 
 #include "chacha20_core.h"
-
-/* Most bytes handled in one FPU section, so preemption is never held off for long. */
-#define CHACHA_SIMD_CHUNK	SZ_4K
-
-/*
- * Requests of at most this many bytes run in scalar C: up to two blocks,
- * scalar C beats an FPU section plus one 4-block call (tools/bench).
- */
-#define CHACHA_SCALAR_MAX_BYTES	128
 
 #define DRIVER_SUFFIX		"oot"
 
@@ -68,44 +58,19 @@ static unsigned int chacha_cpu_features(void)
 	return f;
 }
 
-static void chacha_simd_begin(void)
+/* The SIMD section of chacha_crypt_request() (chacha20_core.c). */
+void chacha_simd_begin(void)
 {
 #ifdef CONFIG_X86
 	kernel_fpu_begin();
 #endif
 }
 
-static void chacha_simd_end(void)
+void chacha_simd_end(void)
 {
 #ifdef CONFIG_X86
 	kernel_fpu_end();
 #endif
-}
-
-/*
- * XOR @len bytes at the position given by @state, advancing its counter.
- * SIMD runs in sections of at most CHACHA_SIMD_CHUNK bytes.
- */
-static void chacha_crypt(u32 *state, u8 *dst, const u8 *src,
-			 unsigned int len, unsigned int nrounds)
-{
-	if (len <= CHACHA_SCALAR_MAX_BYTES || !chacha_impl->cores[0].blocks ||
-	    !crypto_simd_usable()) {
-		chacha_crypt_impl(&chacha_impls[0], state, dst, src, len,
-				  nrounds);
-		return;
-	}
-
-	while (len) {
-		unsigned int n = min_t(unsigned int, len, CHACHA_SIMD_CHUNK);
-
-		chacha_simd_begin();
-		chacha_crypt_impl(chacha_impl, state, dst, src, n, nrounds);
-		chacha_simd_end();
-		dst += n;
-		src += n;
-		len -= n;
-	}
 }
 
 static int chacha_stream_xor(struct skcipher_request *req, const u32 *key,
@@ -125,8 +90,9 @@ static int chacha_stream_xor(struct skcipher_request *req, const u32 *key,
 		if (n < walk.total)
 			n = round_down(n, CHACHA_BLOCK_BYTES);
 
-		chacha_crypt(state, walk.dst.virt.addr, walk.src.virt.addr, n,
-			     nrounds);
+		chacha_crypt_request(chacha_impl, state, walk.dst.virt.addr,
+				     walk.src.virt.addr, n, nrounds,
+				     crypto_simd_usable());
 		err = skcipher_walk_done(&walk, walk.nbytes - n);
 	}
 

@@ -120,3 +120,15 @@ void xchacha_setup(u32 *state, const u8 *key, const u8 *iv,
 	memcpy(&real_iv[8], iv + 16, 8);	/* last 64 nonce bits */
 	chacha_init_state(state, subkey, real_iv);
 }
+
+/*
+ * chacha_crypt_request()'s SIMD section: user space needs none.  Weak, so
+ * that the benchmark can charge a cost of its own instead.
+ */
+__attribute__((weak)) void chacha_simd_begin(void)
+{
+}
+
+__attribute__((weak)) void chacha_simd_end(void)
+{
+}
