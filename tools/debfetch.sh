@@ -27,9 +27,15 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 security=${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
 root=$cache/apt-$arch
-mkdir -p "$root/lists/partial" "$root/archives/partial" "$root/debs" "$root/x"
+# Package lists and their sources.list are kept per set of suites, so that
+# asking for another suite never changes what the default set resolves to.
+lists=$root/lists
+default_suites="bookworm bookworm-updates bookworm-security bookworm-backports"
+[ "$suites" = "$default_suites" ] ||
+	lists=$root/lists-$(printf '%s' "$suites" | tr ' ' '+')
+mkdir -p "$lists/partial" "$root/archives/partial" "$root/debs" "$root/x"
 
-list=$root/sources.list
+list=$lists.sources.list
 : >"$list.new"
 for s in $suites; do
 	case $s in
@@ -44,7 +50,7 @@ apt_private() {
 	apt-get -q \
 		-o Dir::Etc::sourcelist="$list" \
 		-o Dir::Etc::sourceparts=/nonexistent \
-		-o Dir::State::Lists="$root/lists" \
+		-o Dir::State::Lists="$lists" \
 		-o Dir::State::status=/dev/null \
 		-o Dir::Cache="$root" \
 		-o Dir::Cache::archives="$root/archives" \
@@ -58,7 +64,7 @@ apt_cache_private() {
 	apt-cache \
 		-o Dir::Etc::sourcelist="$list" \
 		-o Dir::Etc::sourceparts=/nonexistent \
-		-o Dir::State::Lists="$root/lists" \
+		-o Dir::State::Lists="$lists" \
 		-o Dir::State::status=/dev/null \
 		-o Dir::Cache="$root" \
 		-o APT::Architecture="$arch" \
@@ -68,7 +74,7 @@ apt_cache_private() {
 
 update() {
 	# Refresh the lists at most once a day.
-	stamp=$root/lists/.stamp
+	stamp=$lists/.stamp
 	if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
 		apt_private update >&2
 		touch "$stamp"
