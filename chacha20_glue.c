@@ -33,7 +33,7 @@ MODULE_PARM_DESC(priority,
 static char *impl;
 module_param(impl, charp, 0444);
 MODULE_PARM_DESC(impl,
-		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2 (default: best available)");
+		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; default only where zmm does not lower the clock) (default: best available)");
 
 static const struct chacha_impl *chacha_impl __ro_after_init;
 
@@ -41,6 +41,26 @@ struct chacha_tfm_ctx {
 	u32 key[CHACHA_KEY_BYTES / sizeof(u32)];
 	unsigned int nrounds;
 };
+
+#ifdef CONFIG_X86_64
+/*
+ * The zmm policy.  Intel's first AVX-512 server cores, family 6 model 0x55
+ * (Skylake-SP/X, Cascade Lake, Cooper Lake), lower the clock of the whole
+ * core while 512-bit instructions run, and keep it low for a while after:
+ * a few kilobytes of ChaCha in zmm would slow down everything else on that
+ * core.  There the default is "avx512vl" (AVX-512 instructions on ymm,
+ * which run at the AVX2 clock), as in the kernel's own chacha-avx512vl
+ * and poly1305 code and WireGuard's old out-of-tree module, which deny
+ * zmm on exactly this model.  Later cores (Ice Lake, Sapphire Rapids, AMD
+ * Zen 4 and Zen 5) run zmm at full or nearly full clock and get "avx512"
+ * by default.  impl=avx512 forces zmm anywhere AVX-512 exists.
+ */
+static bool chacha_zmm_fast(void)
+{
+	return !(boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
+		 boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == 0x55);
+}
+#endif
 
 static unsigned int chacha_cpu_features(void)
 {
@@ -54,6 +74,16 @@ static unsigned int chacha_cpu_features(void)
 	if (boot_cpu_has(X86_FEATURE_AVX) && boot_cpu_has(X86_FEATURE_AVX2) &&
 	    cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL))
 		f |= CHACHA_CPU_AVX2;
+	/* BW for the byte masks (kmovq, vmovdqu8) of the tails. */
+	if ((f & CHACHA_CPU_AVX2) && boot_cpu_has(X86_FEATURE_AVX512F) &&
+	    boot_cpu_has(X86_FEATURE_AVX512VL) &&
+	    boot_cpu_has(X86_FEATURE_AVX512BW) &&
+	    cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
+			      XFEATURE_MASK_AVX512, NULL)) {
+		f |= CHACHA_CPU_AVX512;
+		if (chacha_zmm_fast())
+			f |= CHACHA_CPU_FAST_ZMM;
+	}
 #endif
 	return f;
 }
@@ -196,6 +226,7 @@ static const struct chacha_impl *chacha_choose_impl(void)
 	for (i = 0; i < chacha_nimpls; i++) {
 		const struct chacha_impl *p = &chacha_impls[i];
 		bool usable = (p->needs & have) == p->needs;
+		bool preferred = (p->prefer & have) == p->prefer;
 
 		if (impl && *impl && sysfs_streq(impl, p->name)) {
 			if (usable)
@@ -203,7 +234,7 @@ static const struct chacha_impl *chacha_choose_impl(void)
 			pr_err("impl=%s: this CPU lacks what it needs\n", impl);
 			return ERR_PTR(-ENODEV);
 		}
-		if (usable)
+		if (usable && preferred)
 			best = p;
 	}
 	if (impl && *impl) {
@@ -243,7 +274,7 @@ module_exit(chacha_simd_mod_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("chacha20-simd developers");
-MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 stream ciphers (x86-64 SSE2/SSSE3/AVX2, scalar)");
+MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 stream ciphers (x86-64 SSE2/SSSE3/AVX2/AVX-512, scalar)");
 MODULE_ALIAS_CRYPTO("chacha20");
 MODULE_ALIAS_CRYPTO("xchacha20");
 MODULE_ALIAS_CRYPTO("xchacha12");
@@ -262,4 +293,10 @@ MODULE_ALIAS_CRYPTO("xchacha12-ssse3-" DRIVER_SUFFIX);
 MODULE_ALIAS_CRYPTO("chacha20-avx2-" DRIVER_SUFFIX);
 MODULE_ALIAS_CRYPTO("xchacha20-avx2-" DRIVER_SUFFIX);
 MODULE_ALIAS_CRYPTO("xchacha12-avx2-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("chacha20-avx512vl-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha20-avx512vl-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha12-avx512vl-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("chacha20-avx512-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha20-avx512-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha12-avx512-" DRIVER_SUFFIX);
 #endif

@@ -412,7 +412,7 @@ static void sweep_lengths(const struct target *t)
  */
 static void sweep_part(const struct target *t)
 {
-	struct tcase c = { .kind = "part" };
+	struct tcase c = { .kind = "every-length" };
 	unsigned int stride = t->core->blocks * CHACHA_BLOCK_BYTES;
 	unsigned int v;
 
