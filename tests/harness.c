@@ -9,8 +9,10 @@
  * 1..stride through a core's part function (masked tail) if it has one,
  * all 8 x 8 source and destination misalignments, in place and out of
  * place, counters 0xfffffff0..0xffffffff (wrapping with no carry into
- * state[13], so inside a 16-block stride too), 20 and 12 rounds.  Canary bytes around every buffer must stay untouched and the
- * state must change exactly as the API says.
+ * state[13], so inside a 16-block stride too), 20 and 12 rounds.
+ * Canary bytes around every buffer must stay untouched and the state must
+ * change exactly as the API says.  Every table entry must fit what
+ * chacha_crypt_impl() relies on (stride, part function), on any CPU.
  *
  *   harness                     run everything
  *   harness --list-cores        print IMPL:BLOCKS for each core this CPU runs
@@ -775,7 +777,7 @@ static void test_impl(const struct chacha_impl *impl)
 			  (core->part || core->blocks <= CHACHA_BOUNCE_BLOCKS);
 
 		if (!ok)
-			report("%s/%u-block: wider than CHACHA_MAX_BLOCKS, or than CHACHA_BOUNCE_BLOCKS with no part function",
+			report("%s/%u-block: too wide (CHACHA_MAX_BLOCKS, or bounce buffer)",
 			       impl->name, core->blocks);
 		count(ok);
 	}
