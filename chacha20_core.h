@@ -59,11 +59,11 @@ struct chacha_core {
 #define CHACHA_CPU_AVX512	BIT(3)	/* AVX-512F/VL/BW with ZMM state */
 #define CHACHA_CPU_NEON		BIT(4)
 /*
- * Not a capability but a policy: 512-bit registers run without lowering
- * the core clock (the glue clears it on Intel Skylake-X, Cascade Lake and
- * Cooper Lake).  Only ever in chacha_impl.prefer, never in .needs.
+ * Not a capability but a policy: zmm beats ymm here and costs no clock
+ * speed (see chacha_prefer_zmm() in the glue).  Only ever in
+ * chacha_impl.prefer, never in .needs.
  */
-#define CHACHA_CPU_FAST_ZMM	BIT(5)
+#define CHACHA_CPU_PREFER_ZMM	BIT(5)
 
 #define CHACHA_MAX_CORES	4
 
@@ -76,7 +76,7 @@ struct chacha_impl {
 	unsigned int needs;
 	/*
 	 * Features without which the implementation is correct but is not
-	 * chosen by default, only through impl= (see CHACHA_CPU_FAST_ZMM).
+	 * chosen by default, only through impl= (see CHACHA_CPU_PREFER_ZMM).
 	 */
 	unsigned int prefer;
 	struct chacha_core cores[CHACHA_MAX_CORES];

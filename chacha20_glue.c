@@ -33,7 +33,7 @@ MODULE_PARM_DESC(priority,
 static char *impl;
 module_param(impl, charp, 0444);
 MODULE_PARM_DESC(impl,
-		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; default only where zmm does not lower the clock) (default: best available)");
+		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; by default only on Intel after Cascade Lake) (default: best available)");
 
 static const struct chacha_impl *chacha_impl __ro_after_init;
 
@@ -44,21 +44,27 @@ struct chacha_tfm_ctx {
 
 #ifdef CONFIG_X86_64
 /*
- * The zmm policy.  Intel's first AVX-512 server cores, family 6 model 0x55
- * (Skylake-SP/X, Cascade Lake, Cooper Lake), lower the clock of the whole
- * core while 512-bit instructions run, and keep it low for a while after:
- * a few kilobytes of ChaCha in zmm would slow down everything else on that
- * core.  There the default is "avx512vl" (AVX-512 instructions on ymm,
- * which run at the AVX2 clock), as in the kernel's own chacha-avx512vl
- * and poly1305 code and WireGuard's old out-of-tree module, which deny
- * zmm on exactly this model.  Later cores (Ice Lake, Sapphire Rapids, AMD
- * Zen 4 and Zen 5) run zmm at full or nearly full clock and get "avx512"
- * by default.  impl=avx512 forces zmm anywhere AVX-512 exists.
+ * The zmm policy: which AVX-512 variant is the default ("avx512vl", the
+ * same instructions on ymm, or "avx512", 16 blocks in zmm).  impl= forces
+ * either wherever AVX-512 exists.
+ *
+ * - Intel family 6 model 0x55 (Skylake-SP/X, Cascade Lake, Cooper Lake)
+ *   lowers the clock of the whole core while 512-bit instructions run and
+ *   for a while after, so a few kilobytes of ChaCha in zmm would slow down
+ *   everything else on that core: ymm there, as the kernel's own
+ *   chacha-avx512vl and poly1305 code and WireGuard's old out-of-tree
+ *   module decide for exactly this model.
+ * - Later Intel cores (Ice Lake, Sapphire Rapids and on) run zmm at full
+ *   or nearly full clock with two 512-bit ALU ports: zmm there (llvm-mca,
+ *   tools/bench/README.md: half the cycles per block of ymm).
+ * - AMD Zen 4 splits each 512-bit operation into two 256-bit halves: zmm
+ *   gains nothing and measured 7% slower than two ymm groups there
+ *   (tools/bench): ymm.  Zen 5 is unmeasured and stays on ymm.
  */
-static bool chacha_zmm_fast(void)
+static bool chacha_prefer_zmm(void)
 {
-	return !(boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
-		 boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == 0x55);
+	return boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
+	       !(boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == 0x55);
 }
 #endif
 
@@ -81,8 +87,8 @@ static unsigned int chacha_cpu_features(void)
 	    cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
 			      XFEATURE_MASK_AVX512, NULL)) {
 		f |= CHACHA_CPU_AVX512;
-		if (chacha_zmm_fast())
-			f |= CHACHA_CPU_FAST_ZMM;
+		if (chacha_prefer_zmm())
+			f |= CHACHA_CPU_PREFER_ZMM;
 	}
 #endif
 	return f;
