@@ -2,6 +2,7 @@
 /*
  * ChaCha cores for x86-64 with AVX-512 (F, VL and BW):
  *
+ *   chacha20_24block_xor_avx512	24 blocks: 16 in zmm, 8 in ymm
  *   chacha20_16block_xor_avx512	16 blocks, vertical in zmm
  *   chacha20_16block_xor_avx512vl	16 blocks, two 8-block groups in ymm
  *   chacha20_8block_xor_avx512vl	8 blocks, one group in ymm
@@ -34,11 +35,15 @@
 #include <linux/linkage.h>
 #include <linux/cfi_types.h>
 
-.section	.rodata.cst64.chacha20_avx512_ctrinc, "aM", @progbits, 64
+.section	.rodata.cst128.chacha20_avx512_ctrinc, "aM", @progbits, 128
 .align 64
-/* Lane j of the counter row adds j; an 8-block group 8..15 reads +32. */
+/*
+ * Lane j of the counter row adds j; the group of blocks 8k.. reads from
+ * byte 32k on.
+ */
 chacha20_avx512_ctrinc:
 	.long	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	.long	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
 
 /* Arguments (SysV); STATE is only read, LEN only by the _part entries. */
 #define STATE	%rdi
@@ -342,6 +347,61 @@ SYM_TYPED_FUNC_START(chacha20_16block_xor_part_avx512)
 	vzeroupper
 	RET
 SYM_FUNC_END(chacha20_16block_xor_part_avx512)
+
+/*
+ * void chacha20_24block_xor_avx512(const u32 *state, u8 *dst,
+ *				    const u8 *src, unsigned int nrounds);
+ * void chacha20_24block_xor_part_avx512(const u32 *state, u8 *dst,
+ *					 const u8 *src, unsigned int nrounds,
+ *					 unsigned int len);
+ *
+ * Blocks 0-15 in zmm0-15, 16-23 in ymm16-31.  While the ymm group
+ * finishes, zmm14 and zmm15 wait in a 64-byte aligned stack frame, which
+ * is wiped afterwards.
+ */
+SYM_TYPED_FUNC_START(chacha20_24block_xor_avx512)
+	mov		$(24 * 64), LEN
+	jmp		chacha20_24block_xor_part_avx512
+SYM_FUNC_END(chacha20_24block_xor_avx512)
+
+SYM_TYPED_FUNC_START(chacha20_24block_xor_part_avx512)
+	push		%rbp
+	mov		%rsp, %rbp
+	and		$-64, %rsp
+	sub		$128, %rsp
+
+	LOAD_STATE	0, WORDS(Z)
+	LOAD_STATE	64, WORDS(B)
+
+.Lrounds24:
+	QUARTERROUNDS	COLUMNS(Z), COLUMNS(B)
+	QUARTERROUNDS	DIAGONALS(Z), DIAGONALS(B)
+	sub		$2, ROUNDS
+	jnz		.Lrounds24
+
+	vmovdqa64	Z14, (%rsp)
+	vmovdqa64	Z15, 64(%rsp)
+	FINISH8		1024, A14, A15, WORDS(B)
+	vmovdqa64	(%rsp), Z14
+	vmovdqa64	64(%rsp), Z15
+	ADD_STATE	1to16, 0, WORDS(Z)
+	TRANSPOSE4	Z0, Z1, Z2, Z3, %zmm16
+	TRANSPOSE4	Z4, Z5, Z6, Z7, %zmm16
+	TRANSPOSE4	Z8, Z9, Z10, Z11, %zmm16
+	TRANSPOSE4	Z12, Z13, Z14, Z15, %zmm16
+	XOR_LANES	0, Z0, Z4, Z8, Z12, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20
+	XOR_LANES	1, Z1, Z5, Z9, Z13, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20
+	XOR_LANES	2, Z2, Z6, Z10, Z14, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20
+	XOR_LANES	3, Z3, Z7, Z11, Z15, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20
+
+	/* The slots held permuted state words: wipe them. */
+	vpxord		%zmm16, %zmm16, %zmm16
+	vmovdqa64	%zmm16, (%rsp)
+	vmovdqa64	%zmm16, 64(%rsp)
+	vzeroupper
+	leave
+	RET
+SYM_FUNC_END(chacha20_24block_xor_part_avx512)
 
 /*
  * void chacha20_16block_xor_avx512vl(const u32 *state, u8 *dst,

@@ -40,6 +40,8 @@ const struct chacha_impl chacha_impls[] = {
 	} },
 	/* 16 blocks in zmm; the default only where zmm pays (the glue). */
 	{ "avx512", X86_AVX512, CHACHA_CPU_PREFER_ZMM, {
+		CORE_PART(24, chacha20_24block_xor_avx512,
+			  chacha20_24block_xor_part_avx512),
 		CORE_PART(16, chacha20_16block_xor_avx512,
 			  chacha20_16block_xor_part_avx512),
 		CORE_PART(8, chacha20_8block_xor_avx512vl,

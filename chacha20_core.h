@@ -38,7 +38,7 @@ typedef void (*chacha_part_fn)(const u32 *state, u8 *dst, const u8 *src,
 			       unsigned int nrounds, unsigned int len);
 
 /* The widest stride a core may have. */
-#define CHACHA_MAX_BLOCKS	16
+#define CHACHA_MAX_BLOCKS	24
 
 /*
  * The tail bounce buffer's size in blocks: a core wider than this must
@@ -91,6 +91,13 @@ asmlinkage void chacha20_4block_xor_avx2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_8block_xor_avx2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
+asmlinkage void chacha20_24block_xor_avx512(const u32 *state, u8 *dst,
+					    const u8 *src,
+					    unsigned int nrounds);
+asmlinkage void chacha20_24block_xor_part_avx512(const u32 *state, u8 *dst,
+						 const u8 *src,
+						 unsigned int nrounds,
+						 unsigned int len);
 asmlinkage void chacha20_16block_xor_avx512(const u32 *state, u8 *dst,
 					    const u8 *src,
 					    unsigned int nrounds);

@@ -33,7 +33,7 @@ MODULE_PARM_DESC(priority,
 static char *impl;
 module_param(impl, charp, 0444);
 MODULE_PARM_DESC(impl,
-		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; by default only on Intel after Cascade Lake) (default: best available)");
+		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; not by default on Skylake-X/Cascade Lake) (default: best available)");
 
 static const struct chacha_impl *chacha_impl __ro_after_init;
 
@@ -44,27 +44,27 @@ struct chacha_tfm_ctx {
 
 #ifdef CONFIG_X86_64
 /*
- * The zmm policy: which AVX-512 variant is the default ("avx512vl", the
- * same instructions on ymm, or "avx512", 16 blocks in zmm).  impl= forces
- * either wherever AVX-512 exists.
+ * The zmm policy: which AVX-512 variant is the default, "avx512" (24 and
+ * 16 blocks in zmm) or "avx512vl" (the same instructions on ymm only, 16
+ * blocks as two 8-block groups).  impl= forces either wherever AVX-512
+ * exists.
  *
- * - Intel family 6 model 0x55 (Skylake-SP/X, Cascade Lake, Cooper Lake)
- *   lowers the clock of the whole core while 512-bit instructions run and
- *   for a while after, so a few kilobytes of ChaCha in zmm would slow down
- *   everything else on that core: ymm there, as the kernel's own
- *   chacha-avx512vl and poly1305 code and WireGuard's old out-of-tree
- *   module decide for exactly this model.
- * - Later Intel cores (Ice Lake, Sapphire Rapids and on) run zmm at full
- *   or nearly full clock with two 512-bit ALU ports: zmm there (llvm-mca,
- *   tools/bench/README.md: half the cycles per block of ymm).
- * - AMD Zen 4 splits each 512-bit operation into two 256-bit halves: zmm
- *   gains nothing and measured 7% slower than two ymm groups there
- *   (tools/bench): ymm.  Zen 5 is unmeasured and stays on ymm.
+ * Intel family 6 model 0x55 (Skylake-SP/X, Cascade Lake, Cooper Lake)
+ * lowers the clock of the whole core while 512-bit instructions run and
+ * for a while after, so a few kilobytes of ChaCha in zmm would slow down
+ * everything else on that core: ymm there, as the kernel's own
+ * chacha-avx512vl and poly1305 code and WireGuard's old out-of-tree module
+ * decide for exactly this model.  Everywhere else zmm: later Intel cores
+ * (Ice Lake, Sapphire Rapids and on) run it at full or nearly full clock
+ * on two 512-bit ports (llvm-mca: half the cycles per block of ymm), and
+ * on AMD Zen 4, which splits each zmm operation into two 256-bit halves,
+ * "avx512" measured as fast as "avx512vl" from 4 KiB up and faster at
+ * 1.4 KiB (its 24-block core; tools/bench).
  */
 static bool chacha_prefer_zmm(void)
 {
-	return boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
-	       !(boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == 0x55);
+	return !(boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
+		 boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == 0x55);
 }
 #endif
 
