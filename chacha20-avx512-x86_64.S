@@ -20,12 +20,14 @@
  * vprold rotates in place, so no temporaries are needed in the rounds:
  * two 8-block ymm groups fill all 32 registers, one zmm group half of them.
  *
- * Why 16 blocks: vprold has a latency of 2 on Zen 4, so one quarter-round
- * step (add, xor, rotate) takes 4 cycles and a column or diagonal round
- * 16.  One 8-block group offers 48 ymm operations per round, which four
- * vector pipes would finish in 12 cycles: it waits on latency.  Two
- * interleaved groups (or one zmm group, whose operations run as two
- * 256-bit halves) offer twice the work per round and keep the pipes busy.
+ * Why 16 blocks and more: vprold has a latency of 2 on Zen 4, so one
+ * quarter-round step (add, xor, rotate) takes 4 cycles and a column or
+ * diagonal round 16.  One 8-block group offers 48 ymm operations per
+ * round, which four vector pipes would finish in 12 cycles: it waits on
+ * latency.  Two interleaved groups (or one zmm group, whose operations run
+ * as two 256-bit halves on Zen 4) offer twice the work per round and keep
+ * the pipes busy; 16 blocks in zmm plus 8 in ymm use all 32 registers and
+ * also cover requests of 17-24 blocks in one call.
  *
  * At the end the input state is added back (embedded broadcasts, so no
  * register is needed for it), the matrix of words is transposed back into
