@@ -56,10 +56,10 @@ struct chacha_tfm_ctx {
  * chacha-avx512vl and poly1305 code and WireGuard's old out-of-tree module
  * decide for exactly this model.  Everywhere else zmm: later Intel cores
  * (Ice Lake, Sapphire Rapids and on) run it at full or nearly full clock
- * on two 512-bit ports (llvm-mca: half the cycles per block of ymm), and
- * on AMD Zen 4, which splits each zmm operation into two 256-bit halves,
- * "avx512" measured as fast as "avx512vl" from 4 KiB up and faster at
- * 1.4 KiB (its 24-block core; tools/bench).
+ * on two 512-bit ports (llvm-mca: half the cycles per block of ymm).  On
+ * AMD Zen 4, which splits each zmm operation into two 256-bit halves,
+ * "avx512" measured as fast as "avx512vl" from 3 KiB up, 12% faster at
+ * 1420-1536 bytes (its 24-block core), 5-8% slower at 1024 and 2048.
  */
 static bool chacha_prefer_zmm(void)
 {
