@@ -242,7 +242,7 @@ for arch in x86 arm64; do
 	echo "$CORES" | while read -r whose a file func blocks rpi; do
 		[ "${a%-*}" = "$arch" ] || continue
 		name="$func"
-		[ "$whose" = kernel ] && name="kernel $func"
+		[ "$whose" = kernel ] && name="kernel ${file%.S}: $func"
 		obj=$work/$whose-$file.o
 		if ! assemble "$whose" "$a" "$file" "$obj"; then
 			echo "| $name | $blocks | absent: no $file |"
