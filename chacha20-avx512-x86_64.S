@@ -5,6 +5,7 @@
  *   chacha20_24block_xor_avx512	24 blocks: 16 in zmm, 8 in ymm
  *   chacha20_16block_xor_avx512	16 blocks, vertical in zmm
  *   chacha20_16block_xor_avx512vl	16 blocks, two 8-block groups in ymm
+ *   chacha20_12block_xor_avx512vl	12 blocks: 8 in ymm, 4 in the row layout
  *   chacha20_8block_xor_avx512vl	8 blocks, one group in ymm
  *
  * and for each a "_part" entry that takes a length: it XORs only the first
@@ -36,6 +37,12 @@
 
 #include <linux/linkage.h>
 #include <linux/cfi_types.h>
+
+.section	.rodata.cst64.chacha20_avx512_ctrrows, "aM", @progbits, 64
+.align 64
+/* The counter row of blocks 8 and 9, then 10 and 11, in the row layout. */
+chacha20_avx512_ctrrows:
+	.long	8, 0, 0, 0, 9, 0, 0, 0, 10, 0, 0, 0, 11, 0, 0, 0
 
 .section	.rodata.cst128.chacha20_avx512_ctrinc, "aM", @progbits, 128
 .align 64
@@ -261,16 +268,18 @@ chacha20_avx512_ctrinc:
 .endm
 
 /*
- * Blocks k and k + 4 of an 8-block ymm group after TRANSPOSE4 of each
- * row group: @r0/@r1 hold words 0-3/4-7 (or 8-11/12-15) of block k in
- * their low and of block k + 4 in their high 128 bits.  Join them into the
- * 32-byte pieces at @off and @off + 256 and XOR those in.
+ * Two ymm registers @r0/@r1 hold four words each of two blocks, of one in
+ * their low and of the other in their high 128 bits: join the low halves
+ * into the 32-byte piece at @off, the high halves into the one at @off +
+ * @hi, and XOR those in.  In an 8-block group after TRANSPOSE4 of each row
+ * group, @r0/@r1 are words 0-3/4-7 (or 8-11/12-15) of blocks k and k + 4
+ * (@hi 256); in the row layout, rows 0/1 (or 2/3) of two blocks (@hi 64).
  */
-.macro XOR_HALVES r0, r1, off, t0, t1
+.macro XOR_HALVES r0, r1, off, hi, t0, t1
 	vshufi32x4	$0x0, \r1, \r0, \t0
 	XOR_PIECE	\t0, \off, 32, \t1
 	vshufi32x4	$0x3, \r1, \r0, \r0
-	XOR_PIECE	\r0, (\off + 256), 32, \t1
+	XOR_PIECE	\r0, (\off + \hi), 32, \t1
 .endm
 
 /*
@@ -285,14 +294,14 @@ chacha20_avx512_ctrinc:
 	TRANSPOSE4	\w4, \w5, \w6, \w7, \t0
 	TRANSPOSE4	\w8, \w9, \w10, \w11, \t0
 	TRANSPOSE4	\w12, \w13, \w14, \w15, \t0
-	XOR_HALVES	\w0, \w4, (\off + 64 * 0), \t0, \t1
-	XOR_HALVES	\w8, \w12, (\off + 64 * 0 + 32), \t0, \t1
-	XOR_HALVES	\w1, \w5, (\off + 64 * 1), \t0, \t1
-	XOR_HALVES	\w9, \w13, (\off + 64 * 1 + 32), \t0, \t1
-	XOR_HALVES	\w2, \w6, (\off + 64 * 2), \t0, \t1
-	XOR_HALVES	\w10, \w14, (\off + 64 * 2 + 32), \t0, \t1
-	XOR_HALVES	\w3, \w7, (\off + 64 * 3), \t0, \t1
-	XOR_HALVES	\w11, \w15, (\off + 64 * 3 + 32), \t0, \t1
+	XOR_HALVES	\w0, \w4, (\off + 64 * 0), 256, \t0, \t1
+	XOR_HALVES	\w8, \w12, (\off + 64 * 0 + 32), 256, \t0, \t1
+	XOR_HALVES	\w1, \w5, (\off + 64 * 1), 256, \t0, \t1
+	XOR_HALVES	\w9, \w13, (\off + 64 * 1 + 32), 256, \t0, \t1
+	XOR_HALVES	\w2, \w6, (\off + 64 * 2), 256, \t0, \t1
+	XOR_HALVES	\w10, \w14, (\off + 64 * 2 + 32), 256, \t0, \t1
+	XOR_HALVES	\w3, \w7, (\off + 64 * 3), 256, \t0, \t1
+	XOR_HALVES	\w11, \w15, (\off + 64 * 3 + 32), 256, \t0, \t1
 .endm
 
 /*
@@ -452,6 +461,92 @@ SYM_TYPED_FUNC_START(chacha20_16block_xor_part_avx512vl)
 	leave
 	RET
 SYM_FUNC_END(chacha20_16block_xor_part_avx512vl)
+
+/*
+ * void chacha20_12block_xor_avx512vl(const u32 *state, u8 *dst,
+ *				      const u8 *src, unsigned int nrounds);
+ * void chacha20_12block_xor_part_avx512vl(const u32 *state, u8 *dst,
+ *					   const u8 *src,
+ *					   unsigned int nrounds,
+ *					   unsigned int len);
+ *
+ * Blocks 0-7 as group A; blocks 8-11 in the row layout, made to ride
+ * along: the 8-block group leaves the pipes idle part of the time while it
+ * waits on latency, and the rows fill them.  R0-R3 hold rows 0-3 of block
+ * 8 in their low and of block 9 in their high half, R4-R7 those of blocks
+ * 10 and 11.  For the diagonal round rows b, c and d turn by one, two and
+ * three words, making the diagonals columns, and back after.
+ */
+#define R0	%ymm16
+#define R1	%ymm17
+#define R2	%ymm18
+#define R3	%ymm19
+#define R4	%ymm20
+#define R5	%ymm21
+#define R6	%ymm22
+#define R7	%ymm23
+
+.macro DIAGONALIZE b, c, d
+	vpshufd		$0x39, \b, \b
+	vpshufd		$0x4e, \c, \c
+	vpshufd		$0x93, \d, \d
+.endm
+
+.macro UNDIAGONALIZE b, c, d
+	vpshufd		$0x93, \b, \b
+	vpshufd		$0x4e, \c, \c
+	vpshufd		$0x39, \d, \d
+.endm
+
+/* Rows 0-3 of the state into both halves of a, b, c, d; pair @p's counters. */
+.macro LOAD_ROWS p, a, b, c, d
+	vbroadcasti32x4	(16 * 0)(STATE), \a
+	vbroadcasti32x4	(16 * 1)(STATE), \b
+	vbroadcasti32x4	(16 * 2)(STATE), \c
+	vbroadcasti32x4	(16 * 3)(STATE), \d
+	vpaddd		(chacha20_avx512_ctrrows + 32 * \p)(%rip), \d, \d
+.endm
+
+/*
+ * Feed-forward of row pair @p (blocks 8 + 2@p and 9 + 2@p) and XOR into
+ * the data; t0..t3 are free registers.
+ */
+.macro FINISH_ROWS p, a, b, c, d, t0, t1, t2, t3
+	LOAD_ROWS	\p, \t0, \t1, \t2, \t3
+	vpaddd		\t0, \a, \a
+	vpaddd		\t1, \b, \b
+	vpaddd		\t2, \c, \c
+	vpaddd		\t3, \d, \d
+	XOR_HALVES	\a, \b, (64 * (8 + 2 * \p)), 64, \t0, \t1
+	XOR_HALVES	\c, \d, (64 * (8 + 2 * \p) + 32), 64, \t0, \t1
+.endm
+
+SYM_TYPED_FUNC_START(chacha20_12block_xor_avx512vl)
+	mov		$(12 * 64), LEN
+	jmp		chacha20_12block_xor_part_avx512vl
+SYM_FUNC_END(chacha20_12block_xor_avx512vl)
+
+SYM_TYPED_FUNC_START(chacha20_12block_xor_part_avx512vl)
+	LOAD_STATE	0, WORDS(A)
+	LOAD_ROWS	0, R0, R1, R2, R3
+	LOAD_ROWS	1, R4, R5, R6, R7
+
+.Lrounds12y:
+	QUARTERROUNDS	COLUMNS(A), R0, R1, R2, R3, R4, R5, R6, R7
+	DIAGONALIZE	R1, R2, R3
+	DIAGONALIZE	R5, R6, R7
+	QUARTERROUNDS	DIAGONALS(A), R0, R1, R2, R3, R4, R5, R6, R7
+	UNDIAGONALIZE	R1, R2, R3
+	UNDIAGONALIZE	R5, R6, R7
+	sub		$2, ROUNDS
+	jnz		.Lrounds12y
+
+	FINISH_ROWS	0, R0, R1, R2, R3, %ymm24, %ymm25, %ymm26, %ymm27
+	FINISH_ROWS	1, R4, R5, R6, R7, %ymm24, %ymm25, %ymm26, %ymm27
+	FINISH8		0, %ymm24, %ymm25, WORDS(A)
+	vzeroupper
+	RET
+SYM_FUNC_END(chacha20_12block_xor_part_avx512vl)
 
 /*
  * void chacha20_8block_xor_avx512vl(const u32 *state, u8 *dst,

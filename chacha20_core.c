@@ -35,6 +35,8 @@ const struct chacha_impl chacha_impls[] = {
 	{ "avx512vl", X86_AVX512, 0, {
 		CORE_PART(16, chacha20_16block_xor_avx512vl,
 			  chacha20_16block_xor_part_avx512vl),
+		CORE_PART(12, chacha20_12block_xor_avx512vl,
+			  chacha20_12block_xor_part_avx512vl),
 		CORE_PART(8, chacha20_8block_xor_avx512vl,
 			  chacha20_8block_xor_part_avx512vl),
 	} },
@@ -44,6 +46,8 @@ const struct chacha_impl chacha_impls[] = {
 			  chacha20_24block_xor_part_avx512),
 		CORE_PART(16, chacha20_16block_xor_avx512,
 			  chacha20_16block_xor_part_avx512),
+		CORE_PART(12, chacha20_12block_xor_avx512vl,
+			  chacha20_12block_xor_part_avx512vl),
 		CORE_PART(8, chacha20_8block_xor_avx512vl,
 			  chacha20_8block_xor_part_avx512vl),
 	} },

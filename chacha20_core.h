@@ -112,6 +112,13 @@ asmlinkage void chacha20_16block_xor_part_avx512vl(const u32 *state, u8 *dst,
 						   const u8 *src,
 						   unsigned int nrounds,
 						   unsigned int len);
+asmlinkage void chacha20_12block_xor_avx512vl(const u32 *state, u8 *dst,
+					      const u8 *src,
+					      unsigned int nrounds);
+asmlinkage void chacha20_12block_xor_part_avx512vl(const u32 *state, u8 *dst,
+						   const u8 *src,
+						   unsigned int nrounds,
+						   unsigned int len);
 asmlinkage void chacha20_8block_xor_avx512vl(const u32 *state, u8 *dst,
 					     const u8 *src,
 					     unsigned int nrounds);
