@@ -65,7 +65,8 @@ struct chacha_core {
  */
 #define CHACHA_CPU_PREFER_ZMM	BIT(5)
 
-#define CHACHA_MAX_CORES	4
+/* Slots for cores, the terminating entry included. */
+#define CHACHA_MAX_CORES	5
 
 /*
  * An implementation: cores in descending stride, terminated by an entry

@@ -772,6 +772,12 @@ static void test_impl(const struct chacha_impl *impl)
 
 	/* What chacha_crypt_impl() relies on, whatever the CPU. */
 	new_group();
+	if (impl->cores[CHACHA_MAX_CORES - 1].blocks) {
+		report("%s: no terminating entry in cores[] (CHACHA_MAX_CORES)",
+		       impl->name);
+		count(false);
+		return;
+	}
 	for (core = impl->cores; core->blocks; core++) {
 		bool ok = core->blocks <= CHACHA_MAX_BLOCKS &&
 			  (core->part || core->blocks <= CHACHA_BOUNCE_BLOCKS);
