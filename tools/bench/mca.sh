@@ -51,6 +51,7 @@ ours	x86	chacha20-ssse3-x86_64.S		chacha20_4block_xor_ssse3		4	2
 ours	x86	chacha20-avx2-x86_64.S		chacha20_4block_xor_avx2		4	2
 ours	x86	chacha20-avx2-x86_64.S		chacha20_8block_xor_avx2		8	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_8block_xor_part_avx512vl	8	2
+ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_12block_xor_part_avx512vl	12	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_16block_xor_part_avx512vl	16	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_16block_xor_part_avx512	16	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_24block_xor_part_avx512	24	2
