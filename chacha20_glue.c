@@ -58,8 +58,9 @@ struct chacha_tfm_ctx {
  * (Ice Lake, Sapphire Rapids and on) run it at full or nearly full clock
  * on two 512-bit ports (llvm-mca: half the cycles per block of ymm).  On
  * AMD Zen 4, which splits each zmm operation into two 256-bit halves,
- * "avx512" measured as fast as "avx512vl" from 3 KiB up, 12% faster at
- * 1420-1536 bytes (its 24-block core), 5-8% slower at 1024 and 2048.
+ * "avx512" measured within 2% of "avx512vl" from 4 KiB up, 12% faster at
+ * 1420 bytes (its 24-block core), 3% slower at 1024 and 8% slower at 2048
+ * (24 + 8 blocks against 16 + 16).
  */
 static bool chacha_prefer_zmm(void)
 {
