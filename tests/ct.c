@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 		 * 12's valgrind 3.19 cannot run AVX-512 and hides it.
 		 */
 		if (!cpu_has_features(chacha_impls[i].needs, &missing)) {
-			printf("ct: SKIPPED %s: CPU lacks %s%s; NOT checked for constant time\n",
+			printf("ct: SKIPPED %s: CPU lacks %s%s; NOT checked here\n",
 			       chacha_impls[i].name, missing,
 			       RUNNING_ON_VALGRIND ? " (as valgrind presents it)" : "");
 			n_skipped++;

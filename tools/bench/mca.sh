@@ -82,6 +82,7 @@ need_tools() {
 		pkgs="$pkgs binutils-aarch64-linux-gnu"
 	[ -z "$pkgs" ] && return
 	echo "mca: installing$pkgs" >&2
+	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $pkgs >&2
 }
 
