@@ -15,25 +15,50 @@
 #include "chacha20_core.h"
 
 #ifdef __x86_64__
-#define CORE(n, fn)	{ n, fn }
+#define CORE(n, fn)		{ n, fn, NULL }
+#define CORE_PART(n, fn, part)	{ n, fn, part }
+#define X86_AVX512	(CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2 | \
+			 CHACHA_CPU_AVX512)
 const struct chacha_impl chacha_impls[] = {
-	{ "scalar", 0, { { 0 } } },
-	{ "sse2", CHACHA_CPU_SSE2, {
+	{ "scalar", 0, 0, { { 0 } } },
+	{ "sse2", CHACHA_CPU_SSE2, 0, {
 		CORE(4, chacha20_4block_xor_sse2),
 	} },
-	{ "ssse3", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3, {
+	{ "ssse3", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3, 0, {
 		CORE(4, chacha20_4block_xor_ssse3),
 	} },
-	{ "avx2", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, {
+	{ "avx2", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, 0, {
 		CORE(8, chacha20_8block_xor_avx2),
 		CORE(4, chacha20_4block_xor_avx2),
 	} },
+	/* AVX-512VL on ymm: two interleaved 8-block groups, 32 registers. */
+	{ "avx512vl", X86_AVX512, 0, {
+		CORE_PART(16, chacha20_16block_xor_avx512vl,
+			  chacha20_16block_xor_part_avx512vl),
+		CORE_PART(12, chacha20_12block_xor_avx512vl,
+			  chacha20_12block_xor_part_avx512vl),
+		CORE_PART(8, chacha20_8block_xor_avx512vl,
+			  chacha20_8block_xor_part_avx512vl),
+	} },
+	/* 16 blocks in zmm; the default only where zmm pays (the glue). */
+	{ "avx512", X86_AVX512, CHACHA_CPU_PREFER_ZMM, {
+		CORE_PART(24, chacha20_24block_xor_avx512,
+			  chacha20_24block_xor_part_avx512),
+		CORE_PART(16, chacha20_16block_xor_avx512,
+			  chacha20_16block_xor_part_avx512),
+		CORE_PART(12, chacha20_12block_xor_avx512vl,
+			  chacha20_12block_xor_part_avx512vl),
+		CORE_PART(8, chacha20_8block_xor_avx512vl,
+			  chacha20_8block_xor_part_avx512vl),
+	} },
 };
 
+#undef X86_AVX512
+#undef CORE_PART
 #undef CORE
 #else
 const struct chacha_impl chacha_impls[] = {
-	{ "scalar", 0, { { 0 } } },
+	{ "scalar", 0, 0, { { 0 } } },
 };
 #endif
 const unsigned int chacha_nimpls = ARRAY_SIZE(chacha_impls);
@@ -138,16 +163,22 @@ static void chacha_crypt_scalar(u32 *state, u8 *dst, const u8 *src,
 }
 
 /*
- * One call of @core on the last @len (< its stride) bytes, through a stack
- * buffer.  Every core costs about the same per call (they are latency
- * bound), so this beats a ladder of narrower calls.
+ * One call of @core on the last @len (< its stride) bytes: its part
+ * function if it has one, else through a stack buffer.  Every core costs
+ * about the same per call (they are latency bound), so this beats a
+ * ladder of narrower calls.
  */
 static void chacha_core_bounce(const struct chacha_core *core, u32 *state,
 			       u8 *dst, const u8 *src, unsigned int len,
 			       unsigned int nrounds)
 {
-	u8 buf[CHACHA_MAX_BLOCKS * CHACHA_BLOCK_BYTES];
+	u8 buf[CHACHA_BOUNCE_BLOCKS * CHACHA_BLOCK_BYTES];
 
+	if (core->part) {
+		core->part(state, dst, src, nrounds, len);
+		state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
+		return;
+	}
 	memcpy(buf, src, len);
 	core->fn(state, buf, buf, nrounds);
 	memcpy(dst, buf, len);

@@ -28,22 +28,45 @@
 typedef void (*chacha_core_fn)(const u32 *state, u8 *dst, const u8 *src,
 			       unsigned int nrounds);
 
-/* The widest stride a core may have (the tail bounce buffer's size). */
-#define CHACHA_MAX_BLOCKS	8
+/*
+ * Optional, for a tail: the same as the core's fn, but XORs only the first
+ * @len (0 < @len <= blocks * 64) bytes and reads and writes no byte of
+ * @src and @dst past them (masked loads and stores), so a tail needs no
+ * bounce buffer.  Block i still uses the counter state[12] + i.
+ */
+typedef void (*chacha_part_fn)(const u32 *state, u8 *dst, const u8 *src,
+			       unsigned int nrounds, unsigned int len);
+
+/* The widest stride a core may have. */
+#define CHACHA_MAX_BLOCKS	24
+
+/*
+ * The tail bounce buffer's size in blocks: a core wider than this must
+ * have a part function (tests/harness.c checks every table entry).
+ */
+#define CHACHA_BOUNCE_BLOCKS	8
 
 struct chacha_core {
 	unsigned int blocks;
 	chacha_core_fn fn;
+	chacha_part_fn part;	/* or NULL: tails go through a buffer */
 };
 
 /* CPU features an implementation needs; each environment maps them. */
 #define CHACHA_CPU_SSE2		BIT(0)
 #define CHACHA_CPU_SSSE3	BIT(1)
 #define CHACHA_CPU_AVX2		BIT(2)	/* AVX2 with YMM state enabled */
-#define CHACHA_CPU_AVX512	BIT(3)	/* AVX-512F/VL with ZMM state */
+#define CHACHA_CPU_AVX512	BIT(3)	/* AVX-512F/VL/BW with ZMM state */
 #define CHACHA_CPU_NEON		BIT(4)
+/*
+ * Not a capability but a policy: zmm beats ymm here and costs no clock
+ * speed (see chacha_prefer_zmm() in the glue).  Only ever in
+ * chacha_impl.prefer, never in .needs.
+ */
+#define CHACHA_CPU_PREFER_ZMM	BIT(5)
 
-#define CHACHA_MAX_CORES	4
+/* Slots for cores, the terminating entry included. */
+#define CHACHA_MAX_CORES	5
 
 /*
  * An implementation: cores in descending stride, terminated by an entry
@@ -52,6 +75,11 @@ struct chacha_core {
 struct chacha_impl {
 	const char *name;
 	unsigned int needs;
+	/*
+	 * Features without which the implementation is correct but is not
+	 * chosen by default, only through impl= (see CHACHA_CPU_PREFER_ZMM).
+	 */
+	unsigned int prefer;
 	struct chacha_core cores[CHACHA_MAX_CORES];
 };
 
@@ -64,6 +92,41 @@ asmlinkage void chacha20_4block_xor_avx2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_8block_xor_avx2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
+asmlinkage void chacha20_24block_xor_avx512(const u32 *state, u8 *dst,
+					    const u8 *src,
+					    unsigned int nrounds);
+asmlinkage void chacha20_24block_xor_part_avx512(const u32 *state, u8 *dst,
+						 const u8 *src,
+						 unsigned int nrounds,
+						 unsigned int len);
+asmlinkage void chacha20_16block_xor_avx512(const u32 *state, u8 *dst,
+					    const u8 *src,
+					    unsigned int nrounds);
+asmlinkage void chacha20_16block_xor_part_avx512(const u32 *state, u8 *dst,
+						 const u8 *src,
+						 unsigned int nrounds,
+						 unsigned int len);
+asmlinkage void chacha20_16block_xor_avx512vl(const u32 *state, u8 *dst,
+					      const u8 *src,
+					      unsigned int nrounds);
+asmlinkage void chacha20_16block_xor_part_avx512vl(const u32 *state, u8 *dst,
+						   const u8 *src,
+						   unsigned int nrounds,
+						   unsigned int len);
+asmlinkage void chacha20_12block_xor_avx512vl(const u32 *state, u8 *dst,
+					      const u8 *src,
+					      unsigned int nrounds);
+asmlinkage void chacha20_12block_xor_part_avx512vl(const u32 *state, u8 *dst,
+						   const u8 *src,
+						   unsigned int nrounds,
+						   unsigned int len);
+asmlinkage void chacha20_8block_xor_avx512vl(const u32 *state, u8 *dst,
+					     const u8 *src,
+					     unsigned int nrounds);
+asmlinkage void chacha20_8block_xor_part_avx512vl(const u32 *state, u8 *dst,
+						  const u8 *src,
+						  unsigned int nrounds,
+						  unsigned int len);
 #endif
 
 /* All implementations, lowest first; chacha_impls[0] is scalar. */

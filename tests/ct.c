@@ -45,7 +45,7 @@ static const unsigned int lens[] = {
 };
 
 static u8 pattern[MAX_LEN];
-static unsigned int n_calls, n_untainted;
+static unsigned int n_calls, n_untainted, n_skipped;
 
 static void make_secret(void *p, size_t len)
 {
@@ -238,15 +238,22 @@ int main(int argc, char **argv)
 	for (i = 0; i < chacha_nimpls; i++) {
 		const char *missing = NULL;
 
+		/*
+		 * Under valgrind this is the CPU valgrind presents: Debian
+		 * 12's valgrind 3.19 cannot run AVX-512 and hides it.
+		 */
 		if (!cpu_has_features(chacha_impls[i].needs, &missing)) {
-			printf("ct: SKIPPED %s (CPU lacks %s)\n",
-			       chacha_impls[i].name, missing);
+			printf("ct: SKIPPED %s: CPU lacks %s%s; NOT checked here\n",
+			       chacha_impls[i].name, missing,
+			       RUNNING_ON_VALGRIND ? " (as valgrind presents it)" : "");
+			n_skipped++;
 			continue;
 		}
 		ct_impl(&chacha_impls[i]);
 		printf("ct: checked %s\n", chacha_impls[i].name);
 	}
-	printf("ct: %u calls with secret key and nonce done\n", n_calls);
+	printf("ct: %u calls with secret key and nonce done; %u implementations NOT checked\n",
+	       n_calls, n_skipped);
 	if (n_untainted) {
 		printf("ct: FAILED: %u outputs did not depend on the secret; the check is void\n",
 		       n_untainted);

@@ -5,11 +5,14 @@
  * Every implementation in chacha_impls[] that this CPU can run, and each of
  * its cores on its own, is checked against known-answer vectors and, on
  * random data, against the independent reference in ref_chacha.c:
- * every length 0..MAX_LEN through chacha_crypt_impl(), all 8 x 8 source
- * and destination misalignments, in place and out of place, counters
- * 0xfffffff0..0xffffffff (wrapping with no carry into state[13]), 20 and
- * 12 rounds.  Canary bytes around every buffer must stay untouched and the
- * state must change exactly as the API says.
+ * every length 0..MAX_LEN through chacha_crypt_impl(), every length
+ * 1..stride through a core's part function (masked tail) if it has one,
+ * all 8 x 8 source and destination misalignments, in place and out of
+ * place, counters 0xfffffff0..0xffffffff (wrapping with no carry into
+ * state[13], so inside a 16-block stride too), 20 and 12 rounds.
+ * Canary bytes around every buffer must stay untouched and the state must
+ * change exactly as the API says.  Every table entry must fit what
+ * chacha_crypt_impl() relies on (stride, part function), on any CPU.
  *
  *   harness                     run everything
  *   harness --list-cores        print IMPL:BLOCKS for each core this CPU runs
@@ -141,15 +144,13 @@ static const char *const mutation_names[] = {
 };
 
 static chacha_core_fn mutant_fn;
+static chacha_part_fn mutant_part_fn;
 static unsigned int mutant_blocks, mutant_calls;
 static enum mutation mutation;
 
-static void mutant_core(const u32 *state, u8 *dst, const u8 *src,
-			unsigned int nrounds)
+/* Break the output of @bytes bytes at @dst, or the state, as asked. */
+static void mutate_output(const u32 *state, u8 *dst, unsigned int bytes)
 {
-	unsigned int bytes = mutant_blocks * CHACHA_BLOCK_BYTES;
-
-	mutant_fn(state, dst, src, nrounds);
 	switch (mutation) {
 	case MUT_FLIP:
 		dst[(mutant_calls++ * 71u + bytes - 1) % bytes] ^= 0x01;
@@ -164,6 +165,21 @@ static void mutant_core(const u32 *state, u8 *dst, const u8 *src,
 		((u32 *)state)[12]++;
 		break;
 	}
+}
+
+static void mutant_core(const u32 *state, u8 *dst, const u8 *src,
+			unsigned int nrounds)
+{
+	mutant_fn(state, dst, src, nrounds);
+	mutate_output(state, dst, mutant_blocks * CHACHA_BLOCK_BYTES);
+}
+
+static void mutant_part(const u32 *state, u8 *dst, const u8 *src,
+			unsigned int nrounds, unsigned int len)
+{
+	mutant_part_fn(state, dst, src, nrounds, len);
+	if (len)
+		mutate_output(state, dst, len);
 }
 
 static struct chacha_impl *find_impl(const char *name)
@@ -205,6 +221,10 @@ static struct chacha_impl *install_mutant(const char *spec)
 			mutant_fn = core->fn;
 			mutant_blocks = core->blocks;
 			core->fn = mutant_core;
+			if (core->part) {
+				mutant_part_fn = core->part;
+				core->part = mutant_part;
+			}
 			return impl;
 		}
 	}
@@ -217,6 +237,7 @@ static struct chacha_impl *install_mutant(const char *spec)
 struct target {
 	const struct chacha_impl *impl;
 	const struct chacha_core *core;	/* NULL: chacha_crypt_impl() */
+	bool part;			/* core->part rather than core->fn */
 };
 
 struct tcase {
@@ -231,8 +252,8 @@ struct tcase {
 static void target_name(char *buf, size_t size, const struct target *t)
 {
 	if (t->core)
-		snprintf(buf, size, "%s/%u-block", t->impl->name,
-			 t->core->blocks);
+		snprintf(buf, size, "%s/%u-block%s", t->impl->name,
+			 t->core->blocks, t->part ? " part" : "");
 	else
 		snprintf(buf, size, "%s/crypt", t->impl->name);
 }
@@ -310,7 +331,9 @@ static bool run_case(const struct target *t, const struct tcase *c)
 
 	chacha_setup(state, key, iv);
 	memcpy(want_state, state, sizeof(state));
-	if (t->core) {
+	if (t->core && t->part) {
+		t->core->part(state, dst, src, c->nrounds, c->len);
+	} else if (t->core) {
 		t->core->fn(state, dst, src, c->nrounds);
 	} else {
 		chacha_crypt_impl(t->impl, state, dst, src, c->len,
@@ -379,6 +402,29 @@ static void sweep_lengths(const struct target *t)
 			c.src_off = (c.len + v) % MAX_OFF;
 			c.dst_off = (c.len / MAX_OFF + 3 * v) % MAX_OFF;
 			c.ctr = pick_ctr(c.len * 5 + v);
+			run_case(t, &c);
+		}
+	}
+}
+
+/*
+ * A core's part function: every length 1..stride (0 is never passed), 12
+ * and 20 rounds, in place and out of place, misalignments and counters
+ * rotating with the length.
+ */
+static void sweep_part(const struct target *t)
+{
+	struct tcase c = { .kind = "every-length" };
+	unsigned int stride = t->core->blocks * CHACHA_BLOCK_BYTES;
+	unsigned int v;
+
+	for (c.len = 1; c.len <= stride; c.len++) {
+		for (v = 0; v < 2; v++) {
+			c.nrounds = (c.len + v) & 1 ? 12 : 20;
+			c.in_place = v;
+			c.src_off = (c.len * 3 + v) % MAX_OFF;
+			c.dst_off = (c.len / 3 + 5 * v) % MAX_OFF;
+			c.ctr = pick_ctr(c.len * 3 + v);
 			run_case(t, &c);
 		}
 	}
@@ -724,8 +770,26 @@ static void test_impl(const struct chacha_impl *impl)
 	struct target t = { .impl = impl };
 	unsigned int i;
 
+	/* What chacha_crypt_impl() relies on, whatever the CPU. */
+	new_group();
+	if (impl->cores[CHACHA_MAX_CORES - 1].blocks) {
+		report("%s: no terminating entry in cores[] (CHACHA_MAX_CORES)",
+		       impl->name);
+		count(false);
+		return;
+	}
+	for (core = impl->cores; core->blocks; core++) {
+		bool ok = core->blocks <= CHACHA_MAX_BLOCKS &&
+			  (core->part || core->blocks <= CHACHA_BOUNCE_BLOCKS);
+
+		if (!ok)
+			report("%s/%u-block: too wide (CHACHA_MAX_BLOCKS, or bounce buffer)",
+			       impl->name, core->blocks);
+		count(ok);
+	}
+
 	if (!cpu_has_features(impl->needs, &missing)) {
-		printf("SKIPPED %s: this CPU lacks %s\n", impl->name, missing);
+		printf("SKIPPED %s: CPU lacks %s\n", impl->name, missing);
 		n_skipped++;
 		return;
 	}
@@ -740,6 +804,14 @@ static void test_impl(const struct chacha_impl *impl)
 		new_group();
 		t.core = core;
 		sweep_matrix(&t, core->blocks * CHACHA_BLOCK_BYTES);
+		if (core->part) {
+			new_group();
+			t.part = true;
+			sweep_part(&t);
+			sweep_matrix(&t, core->blocks * CHACHA_BLOCK_BYTES -
+					 CHACHA_BLOCK_BYTES / 2 - 3);
+			t.part = false;
+		}
 	}
 
 	new_group();

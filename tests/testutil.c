@@ -32,17 +32,19 @@ static bool has_avx2(void)
 	return __builtin_cpu_supports("avx2");
 }
 
+/* The AVX-512 cores use F, VL, and BW for their byte masks. */
 static bool has_avx512(void)
 {
 	return __builtin_cpu_supports("avx512f") &&
-	       __builtin_cpu_supports("avx512vl");
+	       __builtin_cpu_supports("avx512vl") &&
+	       __builtin_cpu_supports("avx512bw");
 }
 
 static const struct cpu_feature cpu_features[] = {
 	{ CHACHA_CPU_SSE2, "sse2", has_sse2 },
 	{ CHACHA_CPU_SSSE3, "ssse3", has_ssse3 },
 	{ CHACHA_CPU_AVX2, "avx2", has_avx2 },
-	{ CHACHA_CPU_AVX512, "avx512f+avx512vl", has_avx512 },
+	{ CHACHA_CPU_AVX512, "AVX-512", has_avx512 },
 };
 #elif defined(__aarch64__)
 /* Advanced SIMD is architectural on arm64. */
