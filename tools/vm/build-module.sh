@@ -39,8 +39,9 @@ if [ -f "$bdir/.files" ]; then
 fi
 while read -r f; do
 	mkdir -p "$bdir/$(dirname "$f")"
-	# Copy only what changed, so make's timestamps stay meaningful.
-	cmp -s "$src/$f" "$bdir/$f" || cp -p "$src/$f" "$bdir/$f"
+	# Copy only what changed, stamped now (not -p: a changed file with an
+	# older time than its object would not be rebuilt).
+	cmp -s "$src/$f" "$bdir/$f" || cp "$src/$f" "$bdir/$f"
 done <"$bdir/.files.new"
 mv "$bdir/.files.new" "$bdir/.files"
 
