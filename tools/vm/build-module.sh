@@ -39,8 +39,10 @@ if [ -f "$bdir/.files" ]; then
 fi
 while read -r f; do
 	mkdir -p "$bdir/$(dirname "$f")"
-	# Copy only what changed, so make's timestamps stay meaningful.
-	cmp -s "$src/$f" "$bdir/$f" || cp -p "$src/$f" "$bdir/$f"
+	# Copy only what changed, with a new mtime, so make rebuilds exactly
+	# that (cp -p kept the source's older mtime: objects built from
+	# another tree sharing the cache were then reused).
+	cmp -s "$src/$f" "$bdir/$f" || cp "$src/$f" "$bdir/$f"
 done <"$bdir/.files.new"
 mv "$bdir/.files.new" "$bdir/.files"
 
