@@ -63,7 +63,10 @@ docs: deps ## render Documentation/chacha20-simd.rst; fails on any docutils mess
 dkms: deps ## dkms add + build in a private tree against Debian's headers, modinfo
 	bash tools/dkms-check.sh
 
-check: deps test-user checkpatch modules-debian sparse docs dkms ## every test (VMs: both kernels, three CPUs)
+install-check: deps ## make install + uninstall into a scratch root, against Debian's headers
+	bash tools/install-check.sh
+
+check: deps test-user checkpatch modules-debian sparse docs dkms install-check ## every test (VMs: both kernels, three CPUs)
 	bash tools/vm/check-all.sh
 
 check-fast: deps test-user ## the user-space harness and one VM boot
@@ -79,4 +82,5 @@ help: ## this list
 		printf "  %-16s %s\n", $$1, d }' $(MAKEFILE_LIST)
 
 .PHONY: all have-headers modules install uninstall clean deps test-user \
-	checkpatch modules-debian sparse docs dkms check check-fast demo help
+	checkpatch modules-debian sparse docs dkms install-check check \
+	check-fast demo help
