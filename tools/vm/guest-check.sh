@@ -293,7 +293,7 @@ check_cryptsetup() {
 }
 
 luks_round_trip() {
-	local dev=/dev/ram1 n=64 want got before held
+	local dev=/dev/ram1 n=64 want got before held off raw zero
 	local luks="--type luks2 -c xchacha12,aes-adiantum-plain64 -s 256"
 	local kdf="--pbkdf pbkdf2 --pbkdf-force-iterations 1000"
 
@@ -326,6 +326,19 @@ luks_round_trip() {
 	[ "$(dev_sum /dev/mapper/luks $n)" = "$want" ] ||
 		fail "read back through xchacha12-$SFX differs" || return
 	cs close luks || fail "cryptsetup close failed" || return
+	# On the disk, where luksDump says the data starts: neither the
+	# plaintext nor untouched zeros.
+	off=$(cs luksDump $dev |
+		sed -n 's/^[[:space:]]*offset: *\([0-9]*\) \[bytes\]/\1/p' |
+		head -n 1)
+	[ -n "$off" ] || fail "no data offset in luksDump" || return
+	raw=$(dd if=$dev bs=64k skip=$((off / 65536)) count=$n 2>/dev/null |
+		sha256sum | cut -c1-64)
+	zero=$(dd if=/dev/zero bs=64k count=$n 2>/dev/null | sha256sum |
+		cut -c1-64)
+	[ "$raw" != "$want" ] && [ "$raw" != "$zero" ] ||
+		fail "$dev at $off holds the plaintext or nothing" || return
+	echo "$dev from byte $off: ciphertext"
 
 	# Reopen with the module gone: the kernel's generic driver decrypts.
 	modprobe -r $MOD || fail "modprobe -r $MOD failed" || return
