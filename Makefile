@@ -1,53 +1,86 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Out-of-tree build of chacha20_simd.ko, plus the project's tests.
-#
-#   make                  build against the running kernel's headers
-#   make KDIR=<dir>       build against any kernel's headers
-#   make install          modules_install + depmod (as root)
-#   make check            every test: user space, both Debian kernels under QEMU
-#   make check-fast       the user-space harness and one VM boot
-#   make demo             boot Debian 12's kernel with the module and show it
+# `make help` lists the targets (every "name:" rule below, with its ## text).
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
-KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+# The release modules_install uses (Debian's 6.1 headers put the upstream
+# version, not 6.1.0-N-amd64, in include/config/kernel.release).
+KRELEASE = $(or $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null),$(shell uname -r))
+RST2HTML ?= rst2html
 
-all: modules
+all: modules ## build chacha20_simd.ko (running kernel's headers, or KDIR=<dir>)
 
-modules:
+# A clear message instead of make's "No such file or directory".
+have-headers: ## fail, naming the package to install, if KDIR has no headers
+	@if [ ! -f "$(KDIR)/Makefile" ]; then \
+		echo "No kernel headers found at $(KDIR)."; \
+		echo "Install the headers of the running kernel:"; \
+		echo "    sudo apt install linux-headers-$$(uname -r)   # Debian, Ubuntu"; \
+		echo "or build against other headers: make KDIR=/path/to/headers"; \
+		exit 1; \
+	fi
+
+modules: have-headers ## the same as plain make
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(KRELEASE)
+install: modules ## as root: install into /lib/modules/<release>/extra, depmod
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KRELEASE)
 
-clean:
+uninstall: ## as root: remove what make install put there, depmod
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/extra/chacha20_simd.ko*
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KRELEASE)
+
+clean: ## remove build products
 	rm -rf *.o *.ko *.mod *.mod.c *.mod.o .*.cmd modules.order \
-		Module.symvers .tmp_versions
+		Module.symvers .tmp_versions Documentation/*.html
 	$(MAKE) -C tests clean
 
-deps:
+deps: ## install the Debian packages the targets below need (as root)
 	bash tools/install-deps.sh
 
-test-user: deps
+test-user: deps ## user-space harness: every core against vectors and a reference
 	$(MAKE) --no-print-directory -C tests check
 
-checkpatch: deps
+checkpatch: deps ## checkpatch.pl --strict over every source file
 	bash tools/checkpatch.sh
 
 # W=1 builds against Debian 12's 6.1 and the 6.12 from bookworm-backports.
-modules-debian: deps
+modules-debian: deps ## W=1 builds against Debian's 6.1 and 6.12 headers, no warnings
 	for k in 6.1 6.12; do CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k \
 		>/dev/null || exit 1; done
 
-check: deps test-user checkpatch modules-debian
+sparse: deps ## make C=2 (sparse) against Debian's 6.1 and 6.12 headers, no warnings
+	bash tools/sparse-check.sh
+
+docs: deps ## render Documentation/chacha20-simd.rst; fails on any docutils message
+	$(RST2HTML) --strict Documentation/chacha20-simd.rst \
+		Documentation/chacha20-simd.html
+	@echo "docs: PASS (Documentation/chacha20-simd.html, no warnings)"
+
+dkms: deps ## dkms add + build in a private tree against Debian's headers, modinfo
+	bash tools/dkms-check.sh
+
+install-check: deps ## make install + uninstall into a scratch root, against Debian's headers
+	bash tools/install-check.sh
+
+check: deps test-user checkpatch modules-debian sparse docs dkms install-check ## every test (VMs: both kernels, three CPUs)
 	bash tools/vm/check-all.sh
 
-check-fast: deps test-user
+check-fast: deps test-user ## the user-space harness and one VM boot
 	bash tools/vm/run.sh --kernel 6.1 --cpu max --expect avx2
 
-demo: deps
+demo: deps ## boot Debian 12's kernel under QEMU with the module and show it
 	bash tools/vm/demo.sh
 
-.PHONY: all modules install clean deps test-user checkpatch modules-debian check \
-	check-fast demo
+help: ## this list
+	@echo "make [KDIR=<kernel headers>] TARGET; targets:"
+	@awk -F: '/^[a-z][a-z0-9_-]*:([^=]|$$)/ { \
+		d = $$0; sub(/^[^#]*(## ?|$$)/, "", d); \
+		printf "  %-16s %s\n", $$1, d }' $(MAKEFILE_LIST)
+
+.PHONY: all have-headers modules install uninstall clean deps test-user \
+	checkpatch modules-debian sparse docs dkms install-check check \
+	check-fast demo help

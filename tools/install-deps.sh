@@ -10,7 +10,11 @@ pkgs=(
 	gcc make perl bc xz-utils zstd cpio kmod
 	libc6-dev valgrind
 	busybox-static dmsetup
+	cryptsetup-bin		# the LUKS2 check in the VMs
 	qemu-system-x86
+	sparse			# make sparse
+	dkms			# make dkms (--no-install-recommends: no headers)
+	python3-docutils	# make docs: rst2html
 	dwarves			# pahole: the 6.12 headers build BTF
 	ca-certificates
 )
@@ -29,4 +33,4 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
-apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null

@@ -73,6 +73,13 @@ for p in modprobe insmod rmmod lsmod modinfo; do
 	ln -s kmod "$stage/sbin/$p"
 done
 
+# cryptsetup for the LUKS2 check: Debian's cryptsetup-bin is dynamically
+# linked, so copy_bin brings its libraries and the loader (host ldd: for
+# another architecture, point CRYPTSETUP and copy_bin at that root instead).
+cryptsetup=${CRYPTSETUP:-$(PATH=$PATH:/usr/sbin:/sbin command -v cryptsetup)} ||
+	die "cryptsetup missing (apt-get install cryptsetup-bin)"
+copy_bin "$cryptsetup" sbin
+
 # afalg-check, (re)built by its own makefile; without it, the checks that
 # use it fail.
 acbin=$cache/afalg-check
