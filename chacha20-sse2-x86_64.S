@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ChaCha 4-block core for x86-64 with SSE2, or with SSSE3 when CHACHA_SSSE3
- * is defined (chacha20-ssse3-x86_64.S does that and includes this file).
+ * ChaCha 4-block and 1-block cores for x86-64 with SSE2, or with SSSE3 when
+ * CHACHA_SSSE3 is defined (chacha20-ssse3-x86_64.S does that and includes
+ * this file).
  * The two flavours differ only in the 16- and 8-bit rotations: SSSE3 uses
  * one pshufb, SSE2 uses pshuflw/pshufhw and shifts.
  *
@@ -13,10 +14,13 @@
  *
  * Block i uses the counter state[12] + i, wrapping modulo 2^32.
  *
- * There is no 1-block core: on the Zen 4 we measure on, a vector 1-block
- * core (about 290 cycles) loses to the scalar C block (about 225), and a
- * tail of several blocks is cheaper as one 4-block call through a bounce
- * buffer; see chacha_crypt_impl().
+ * Whether the 1-block core or scalar C serves single blocks is decided per
+ * CPU at load time (chacha_calibrate()): scalar C is about as fast on a
+ * Zen 4 and half as fast on a Zen 3.
+ *
+ * The counter row is loaded word by word: the caller has just stored
+ * state[12], and a 16-byte load over a 4-byte store cannot be forwarded
+ * from it, which stalls the load until the store retires.
  */
 
 #include <linux/linkage.h>
@@ -24,8 +28,10 @@
 
 #ifdef CHACHA_SSSE3
 #define CHACHA_4BLOCK	chacha20_4block_xor_ssse3
+#define CHACHA_1BLOCK	chacha20_1block_xor_ssse3
 #else
 #define CHACHA_4BLOCK	chacha20_4block_xor_sse2
+#define CHACHA_1BLOCK	chacha20_1block_xor_sse2
 #endif
 
 /* Counter lanes of the 4-block core: state[12] + {0, 1, 2, 3}. */
@@ -190,7 +196,15 @@ SYM_TYPED_FUNC_START(CHACHA_4BLOCK)
 
 	SPLAT_ROW	0, X0, X1, X2, X3
 	SPLAT_ROW	1, X4, X5, X6, X7
-	SPLAT_ROW	3, X12, X13, X14, X15
+	/* the counter row word by word (see the top of the file) */
+	movd		(12*4)(%rdi), X12
+	movd		(13*4)(%rdi), X13
+	movd		(14*4)(%rdi), X14
+	movd		(15*4)(%rdi), X15
+	pshufd		$0x00, X12, X12
+	pshufd		$0x00, X13, X13
+	pshufd		$0x00, X14, X14
+	pshufd		$0x00, X15, X15
 	paddd		chacha_ctrinc(%rip), X12
 	SPLAT_ROW	2, XC0, XC1, T0, T1
 	movdqa		T0, SLOT(2)
@@ -233,3 +247,61 @@ SYM_TYPED_FUNC_START(CHACHA_4BLOCK)
 	leave
 	RET
 SYM_FUNC_END(CHACHA_4BLOCK)
+
+/*
+ * One block in the row layout: X0..X3 hold rows a, b, c, d (words 0-3,
+ * 4-7, 8-11, 12-15), so a quarter round on whole rows is the column
+ * round.  For the diagonal round rows a, c and d turn by -1, +1 and +2
+ * words against b, which makes the diagonals columns; b stays put, since
+ * a quarter round ends by updating b and a shuffle of b would lengthen
+ * the chain of dependent instructions.  X8..X11 keep the input rows.
+ */
+#define R_A	%xmm0
+#define R_B	%xmm1
+#define R_C	%xmm2
+#define R_D	%xmm3
+#define R_T	%xmm4
+#define R_A0	%xmm8
+#define R_B0	%xmm9
+#define R_C0	%xmm10
+#define R_D0	%xmm11
+#define R_M16	%xmm12
+#define R_M8	%xmm13
+
+SYM_TYPED_FUNC_START(CHACHA_1BLOCK)
+	movdqu		(0*16)(%rdi), R_A
+	movdqu		(1*16)(%rdi), R_B
+	movdqu		(2*16)(%rdi), R_C
+	/* the counter row word by word (see the top of the file) */
+	movd		(12*4)(%rdi), R_D
+	movd		(13*4)(%rdi), R_T
+	punpckldq	R_T, R_D
+	movq		(14*4)(%rdi), R_T
+	punpcklqdq	R_T, R_D
+	movdqa		R_A, R_A0
+	movdqa		R_B, R_B0
+	movdqa		R_C, R_C0
+	movdqa		R_D, R_D0
+#ifdef CHACHA_SSSE3
+	movdqa		chacha_rot16(%rip), R_M16
+	movdqa		chacha_rot8(%rip), R_M8
+#endif
+
+.Ldoubleround1:
+	QUARTERROUND	R_A, R_B, R_C, R_D, R_T, R_M16, R_M8
+	pshufd		$0x93, R_A, R_A
+	pshufd		$0x4e, R_D, R_D
+	pshufd		$0x39, R_C, R_C
+	QUARTERROUND	R_A, R_B, R_C, R_D, R_T, R_M16, R_M8
+	pshufd		$0x39, R_A, R_A
+	pshufd		$0x4e, R_D, R_D
+	pshufd		$0x93, R_C, R_C
+	sub		$2, %ecx
+	ja		.Ldoubleround1
+
+	ADD_XOR_STORE	R_A, R_A0, 0, R_T
+	ADD_XOR_STORE	R_B, R_B0, 16, R_T
+	ADD_XOR_STORE	R_C, R_C0, 32, R_T
+	ADD_XOR_STORE	R_D, R_D0, 48, R_T
+	RET
+SYM_FUNC_END(CHACHA_1BLOCK)
