@@ -49,5 +49,10 @@ check-fast: deps test-user
 demo: deps
 	bash tools/vm/demo.sh
 
+# tools/bench: the module's request path beside the kernel's and libraries'.
+bench: deps
+	$(MAKE) -C tools/bench run
+.PHONY: bench
+
 .PHONY: all modules install clean deps test-user checkpatch modules-debian check \
 	check-fast demo

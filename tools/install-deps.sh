@@ -13,6 +13,7 @@ pkgs=(
 	qemu-system-x86
 	dwarves			# pahole: the 6.12 headers build BTF
 	ca-certificates
+	libssl-dev libsodium-dev libgcrypt20-dev gnuplot-nox	# make bench
 )
 
 missing=()
