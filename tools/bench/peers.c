@@ -23,17 +23,14 @@
 /* CPUID leaf 7 EBX bits 16 (AVX512F) and 31 (AVX512VL), OpenSSL's syntax. */
 #define OSSL_NOAVX512	":~0x80010000"
 
-typedef EVP_CIPHER_CTX *ossl_ctx_new_fn(void);
-typedef const EVP_CIPHER *ossl_cipher_fn(void);
-
 struct ossl_api {
-	ossl_ctx_new_fn *ctx_new;
-	ossl_cipher_fn *chacha20;
+	EVP_CIPHER_CTX *ctx;
 	int (*init)(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *type, ENGINE *impl,
 		    const unsigned char *key, const unsigned char *iv);
 	int (*update)(EVP_CIPHER_CTX *ctx, unsigned char *out, int *outl,
 		      const unsigned char *in, int inl);
-	EVP_CIPHER_CTX *ctx;
+	EVP_CIPHER_CTX *(*ctx_new)(void);
+	const EVP_CIPHER *(*chacha20)(void);
 };
 
 enum peer_kind { PEER_OPENSSL, PEER_SODIUM, PEER_GCRYPT };
