@@ -1089,6 +1089,7 @@ static void write_png(const char *path, const char *model)
 	const struct subject *kb = kernel_best(true);
 	FILE *gp = popen("gnuplot", "w");
 	unsigned int i, l, col;
+	bool first;
 	int status;
 
 	if (!gp) {
@@ -1136,14 +1137,15 @@ static void write_png(const char *path, const char *model)
 	fprintf(gp, "unset logscale y\nset ylabel 'ratio'\nset yrange [0.4:2]\n");
 	fprintf(gp, "set title \"cycles per request / %s's (below 1: faster)\" noenhanced\nplot ",
 		kb ? kb->name : "none");
-	for (i = 0, col = 3; i < nsubjects; i++) {
+	for (i = 0, col = 3, first = true; i < nsubjects; i++) {
 		if (!is_request(&subjects[i]))
 			continue;
 		if ((subjects[i].kind == MODULE &&
 		     subjects[i].impl->cores[0].blocks) ||
 		    subjects[i].kind == KERNEL) {
 			fprintf(gp, "%s$d using 1:%u with linespoints lw 2",
-				col > 3 ? ", " : "", col);
+				first ? "" : ", ", col);
+			first = false;
 			plot_style(gp, &subjects[i]);
 			fprintf(gp, " title '%s'", subjects[i].name);
 		}
