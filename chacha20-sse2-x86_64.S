@@ -29,9 +29,11 @@
 #ifdef CHACHA_SSSE3
 #define CHACHA_4BLOCK	chacha20_4block_xor_ssse3
 #define CHACHA_1BLOCK	chacha20_1block_xor_ssse3
+#define CHACHA_1BLOCK_PART chacha20_1block_xor_part_ssse3
 #else
 #define CHACHA_4BLOCK	chacha20_4block_xor_sse2
 #define CHACHA_1BLOCK	chacha20_1block_xor_sse2
+#define CHACHA_1BLOCK_PART chacha20_1block_xor_part_sse2
 #endif
 
 /* Counter lanes of the 4-block core: state[12] + {0, 1, 2, 3}. */
@@ -268,7 +270,8 @@ SYM_FUNC_END(CHACHA_4BLOCK)
 #define R_M16	%xmm12
 #define R_M8	%xmm13
 
-SYM_TYPED_FUNC_START(CHACHA_1BLOCK)
+/* R_A..R_D = the key stream block for the state at %rdi; clobbers %ecx. */
+.macro KEYSTREAM_1BLOCK
 	movdqu		(0*16)(%rdi), R_A
 	movdqu		(1*16)(%rdi), R_B
 	movdqu		(2*16)(%rdi), R_C
@@ -286,8 +289,7 @@ SYM_TYPED_FUNC_START(CHACHA_1BLOCK)
 	movdqa		chacha_rot16(%rip), R_M16
 	movdqa		chacha_rot8(%rip), R_M8
 #endif
-
-.Ldoubleround1:
+.Ldoubleround1\@:
 	QUARTERROUND	R_A, R_B, R_C, R_D, R_T, R_M16, R_M8
 	pshufd		$0x93, R_A, R_A
 	pshufd		$0x4e, R_D, R_D
@@ -297,11 +299,70 @@ SYM_TYPED_FUNC_START(CHACHA_1BLOCK)
 	pshufd		$0x4e, R_D, R_D
 	pshufd		$0x93, R_C, R_C
 	sub		$2, %ecx
-	ja		.Ldoubleround1
+	ja		.Ldoubleround1\@
+	paddd		R_A0, R_A
+	paddd		R_B0, R_B
+	paddd		R_C0, R_C
+	paddd		R_D0, R_D
+.endm
 
-	ADD_XOR_STORE	R_A, R_A0, 0, R_T
-	ADD_XOR_STORE	R_B, R_B0, 16, R_T
-	ADD_XOR_STORE	R_C, R_C0, 32, R_T
-	ADD_XOR_STORE	R_D, R_D0, 48, R_T
+/* dst[off..off+15] = src[off..off+15] ^ \ks; clobbers R_T. */
+.macro XOR_STORE16 ks, off
+	movdqu		\off(%rdx), R_T
+	pxor		\ks, R_T
+	movdqu		R_T, \off(%rsi)
+.endm
+
+SYM_TYPED_FUNC_START(CHACHA_1BLOCK)
+	KEYSTREAM_1BLOCK
+	XOR_STORE16	R_A, 0
+	XOR_STORE16	R_B, 16
+	XOR_STORE16	R_C, 32
+	XOR_STORE16	R_D, 48
 	RET
 SYM_FUNC_END(CHACHA_1BLOCK)
+
+/*
+ * The same for the first %r8d (1..63) bytes of a block, so that a partial
+ * last block needs no bounce buffer and no second pass: whole 16-byte rows
+ * straight, the rest byte by byte from the row put in an aligned stack
+ * slot, which is wiped.  The loop counts the (public) length only.
+ *
+ * void fn(const u32 *state, u8 *dst, const u8 *src, unsigned int nrounds,
+ *	   unsigned int len)
+ */
+SYM_TYPED_FUNC_START(CHACHA_1BLOCK_PART)
+	KEYSTREAM_1BLOCK
+.Lpart_rows:
+	cmp		$16, %r8d
+	jb		.Lpart_bytes
+	XOR_STORE16	R_A, 0
+	movdqa		R_B, R_A
+	movdqa		R_C, R_B
+	movdqa		R_D, R_C
+	add		$16, %rdx
+	add		$16, %rsi
+	sub		$16, %r8d
+	jmp		.Lpart_rows
+.Lpart_bytes:
+	test		%r8d, %r8d
+	jz		.Lpart_done
+	push		%rbp
+	mov		%rsp, %rbp
+	and		$-16, %rsp
+	sub		$16, %rsp
+	movdqa		R_A, (%rsp)
+	xor		%eax, %eax
+.Lpart_byte:
+	movzbl		(%rdx,%rax), %ecx
+	xorb		(%rsp,%rax), %cl
+	movb		%cl, (%rsi,%rax)
+	inc		%eax
+	cmp		%r8d, %eax
+	jb		.Lpart_byte
+	pxor		R_T, R_T
+	movdqa		R_T, (%rsp)
+	leave
+.Lpart_done:
+	RET
+SYM_FUNC_END(CHACHA_1BLOCK_PART)

@@ -34,10 +34,26 @@ const struct chacha_impl chacha_impls[] = {
 	} },
 };
 
+/* Cores with a partial entry point, for a tail shorter than their stride. */
+static const struct {
+	chacha_core_fn fn;
+	chacha_part_fn part;
+} chacha_parts[] = {
+	{ chacha20_1block_xor_sse2, chacha20_1block_xor_part_sse2 },
+	{ chacha20_1block_xor_ssse3, chacha20_1block_xor_part_ssse3 },
+};
+
 #undef CORE
 #else
 const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, { { 0 } } },
+};
+
+static const struct {
+	chacha_core_fn fn;
+	chacha_part_fn part;
+} chacha_parts[] = {
+	{ NULL, NULL },
 };
 #endif
 const unsigned int chacha_nimpls = ARRAY_SIZE(chacha_impls);
@@ -184,10 +200,21 @@ static void chacha_core_bounce(const struct chacha_core *core, u32 *state,
 	memzero_explicit(buf, core->blocks * CHACHA_BLOCK_BYTES);
 }
 
+static chacha_part_fn chacha_part_of(chacha_core_fn fn)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(chacha_parts); i++)
+		if (chacha_parts[i].fn == fn)
+			return chacha_parts[i].part;
+	return NULL;
+}
+
 void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 		       const u8 *src, unsigned int len, unsigned int nrounds)
 {
 	const struct chacha_core *core = &impl->cores[0];
+	chacha_part_fn part;
 
 	if (core->blocks) {
 		unsigned int stride = core->blocks * CHACHA_BLOCK_BYTES;
@@ -204,7 +231,13 @@ void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 			while (core[1].blocks &&
 			       core[1].blocks * CHACHA_BLOCK_BYTES >= len)
 				core++;
-			if (len < core->blocks * CHACHA_BLOCK_BYTES) {
+			part = len < core->blocks * CHACHA_BLOCK_BYTES ?
+			       chacha_part_of(core->fn) : NULL;
+			if (part) {
+				part(state, dst, src, nrounds, len);
+				state[12] += DIV_ROUND_UP(len,
+							  CHACHA_BLOCK_BYTES);
+			} else if (len < core->blocks * CHACHA_BLOCK_BYTES) {
 				chacha_core_bounce(core, state, dst, src, len,
 						   nrounds);
 			} else {

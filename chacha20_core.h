@@ -28,6 +28,14 @@
 typedef void (*chacha_core_fn)(const u32 *state, u8 *dst, const u8 *src,
 			       unsigned int nrounds);
 
+/*
+ * Optional, beside a core (see chacha_parts[] in chacha20_core.c): the
+ * same for only the first @len bytes (0 < @len < the core's stride), so
+ * that a partial tail needs no bounce buffer.
+ */
+typedef void (*chacha_part_fn)(const u32 *state, u8 *dst, const u8 *src,
+			       unsigned int nrounds, unsigned int len);
+
 /* The widest stride a core may have (the tail bounce buffer's size). */
 #define CHACHA_MAX_BLOCKS	8
 
@@ -64,6 +72,14 @@ asmlinkage void chacha20_1block_xor_sse2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_1block_xor_ssse3(const u32 *state, u8 *dst,
 					  const u8 *src, unsigned int nrounds);
+asmlinkage void chacha20_1block_xor_part_sse2(const u32 *state, u8 *dst,
+					      const u8 *src,
+					      unsigned int nrounds,
+					      unsigned int len);
+asmlinkage void chacha20_1block_xor_part_ssse3(const u32 *state, u8 *dst,
+					       const u8 *src,
+					       unsigned int nrounds,
+					       unsigned int len);
 asmlinkage void chacha20_2block_xor_avx2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_4block_xor_avx2(const u32 *state, u8 *dst,
@@ -82,8 +98,9 @@ void hchacha_block_scalar(const u32 *state, u32 *out, unsigned int nrounds);
 
 /*
  * XOR @len bytes using @impl's widest core for whole strides, then one call
- * of the narrowest core that covers the tail (through a stack buffer when
- * the tail is shorter than its stride), except that a tail of at most
+ * of the narrowest core that covers the tail (its partial entry point, or
+ * through a stack buffer, when the tail is shorter than its stride), except
+ * that a tail of at most
  * chacha_scalar_tail_bytes runs in scalar C; advances state[12] by the
  * number of blocks begun.  The caller owns any FPU section around it.
  */

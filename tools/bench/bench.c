@@ -163,6 +163,7 @@ static unsigned int opt_slack = 5;
 static unsigned int opt_fpu_cost = 100;
 static unsigned int opt_rounds = 20;
 static int opt_cpu = -1;
+static int opt_scalar_max = -1, opt_scalar_tail = -1;	/* -1: calibrate */
 static const char *opt_csv, *opt_png, *opt_md, *opt_commit;
 static FILE *md_file;
 
@@ -582,19 +583,20 @@ static void add_chain(unsigned long n)
 }
 
 /*
- * The TSC rate and the core clock, from the wall clock: the best of a few
- * 20 ms readings of the TSC, and of a chain of dependent adds, which runs
- * at one add per core clock.
+ * The TSC rate and the core clock, from the wall clock: the best of many
+ * short readings of the TSC, and of a chain of dependent adds, which runs
+ * at one add per core clock.  Short, so that some fall between the other
+ * work this CPU is shared with.
  */
 static void measure_clocks(void)
 {
-	const unsigned long iters = 10000000;	/* 9 adds each */
+	const unsigned long iters = 200000;	/* 9 adds each */
 	struct timespec a, b;
 	unsigned int i;
 	u64 t0, t1;
 	double hz;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 200; i++) {
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		t0 = tsc_read();
 		add_chain(iters);
@@ -684,6 +686,10 @@ static void calibrate_modules(void)
 		/* As in the kernel, the first readings warm up; keep the last. */
 		for (k = 0; k < 3; k++)
 			chacha_calibrate(s->impl, clock_tsc, &best);
+		if (opt_scalar_max >= 0)
+			best.scalar_max_bytes = opt_scalar_max;
+		if (opt_scalar_tail >= 0)
+			best.scalar_tail_bytes = opt_scalar_tail;
 		s->cal = best;
 	}
 }
@@ -1224,6 +1230,10 @@ static void print_help(FILE *f)
 		"                  chacha_simd_begin() of the module's path, per 4 KiB\n"
 		"                  step of the kernel's and the libraries' (default 100)\n"
 		"  --rounds N      20 (default) or 12; the libraries run 20 only\n"
+		"  --scalar-max N, --scalar-tail N\n"
+		"                  override chacha_calibrate()'s choices for module-*\n"
+		"                  (e.g. 0 and 0: SIMD for everything, as on a CPU\n"
+		"                  with slow scalar C)\n"
 		"  --cpu N         the CPU to pin to (default: the last one allowed)\n"
 		"  --commit ID     the commit measured, for the Markdown\n"
 		"  --csv FILE      write every point as CSV\n"
@@ -1250,6 +1260,8 @@ static void parse_args(int argc, char **argv)
 		{ "slack", required_argument, NULL, 's' },
 		{ "fpu-cost", required_argument, NULL, 'f' },
 		{ "rounds", required_argument, NULL, 'n' },
+		{ "scalar-max", required_argument, NULL, 'x' },
+		{ "scalar-tail", required_argument, NULL, 't' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "commit", required_argument, NULL, 'g' },
 		{ "csv", required_argument, NULL, 'o' },
@@ -1277,6 +1289,12 @@ static void parse_args(int argc, char **argv)
 				fprintf(stderr, "bench: --rounds 20 or 12\n");
 				exit(2);
 			}
+			break;
+		case 'x':
+			opt_scalar_max = parse_uint("--scalar-max", optarg);
+			break;
+		case 't':
+			opt_scalar_tail = parse_uint("--scalar-tail", optarg);
 			break;
 		case 'c':
 			opt_cpu = parse_uint("--cpu", optarg);
