@@ -20,10 +20,12 @@ const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, { { 0 } } },
 	{ "sse2", CHACHA_CPU_SSE2, {
 		CORE(4, chacha20_4block_xor_sse2),
+		CORE(2, chacha20_2block_xor_sse2),
 		CORE(1, chacha20_1block_xor_sse2),
 	} },
 	{ "ssse3", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3, {
 		CORE(4, chacha20_4block_xor_ssse3),
+		CORE(2, chacha20_2block_xor_ssse3),
 		CORE(1, chacha20_1block_xor_ssse3),
 	} },
 	{ "avx2", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, {
