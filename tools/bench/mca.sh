@@ -20,8 +20,10 @@ cpus=(znver3 znver4 skylake icelake-server)
 # chacha_permute; its loop is the one measured)
 cores=(
 	chacha20-sse2-x86_64:chacha20_4block_xor_sse2:4
+	chacha20-sse2-x86_64:chacha20_2block_xor_sse2:2
 	chacha20-sse2-x86_64:chacha20_1block_xor_sse2:1
 	chacha20-ssse3-x86_64:chacha20_4block_xor_ssse3:4
+	chacha20-ssse3-x86_64:chacha20_2block_xor_ssse3:2
 	chacha20-ssse3-x86_64:chacha20_1block_xor_ssse3:1
 	chacha20-avx2-x86_64:chacha20_8block_xor_avx2:8
 	chacha20-avx2-x86_64:chacha20_4block_xor_avx2:4
