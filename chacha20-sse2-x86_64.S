@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ChaCha 5-, 4-, 2- and 1-block cores for x86-64 with SSE2, or with SSSE3 when
+ * ChaCha 4-, 2- and 1-block cores for x86-64 with SSE2, or with SSSE3 when
  * CHACHA_SSSE3 is defined (chacha20-ssse3-x86_64.S does that and includes
  * this file).
  * The two flavours differ only in the 16- and 8-bit rotations: SSSE3 uses
@@ -28,13 +28,11 @@
 
 #ifdef CHACHA_SSSE3
 #define CHACHA_4BLOCK	chacha20_4block_xor_ssse3
-#define CHACHA_5BLOCK	chacha20_5block_xor_ssse3
 #define CHACHA_1BLOCK	chacha20_1block_xor_ssse3
 #define CHACHA_2BLOCK	chacha20_2block_xor_ssse3
 #define CHACHA_1BLOCK_PART chacha20_1block_xor_part_ssse3
 #else
 #define CHACHA_4BLOCK	chacha20_4block_xor_sse2
-#define CHACHA_5BLOCK	chacha20_5block_xor_sse2
 #define CHACHA_1BLOCK	chacha20_1block_xor_sse2
 #define CHACHA_2BLOCK	chacha20_2block_xor_sse2
 #define CHACHA_1BLOCK_PART chacha20_1block_xor_part_sse2
@@ -259,213 +257,6 @@ SYM_TYPED_FUNC_START(CHACHA_4BLOCK)
 	leave
 	RET
 SYM_FUNC_END(CHACHA_4BLOCK)
-
-/*
- * Five blocks: the 4-block core on the vector pipes and a fifth block on
- * the scalar ALUs in the same loop, which the vector code leaves idle.
- * Block 4 (counter state[12] + 4) lives in general registers, one word
- * each (SW0..SW14) and word 15 in a stack slot; two of its quarter rounds
- * follow each pair of vector ones.  The pointers and the round count wait
- * in the frame meanwhile.  The frame is only 8-byte aligned (the kernel's
- * stack), so its vector slots are accessed with movdqu.
- */
-#define SW0	%eax
-#define SW1	%ebx
-#define SW2	%ecx
-#define SW3	%edx
-#define SW4	%esi
-#define SW5	%edi
-#define SW6	%ebp
-#define SW7	%r8d
-#define SW8	%r9d
-#define SW9	%r10d
-#define SW10	%r11d
-#define SW11	%r12d
-#define SW12	%r13d
-#define SW13	%r14d
-#define SW14	%r15d
-#define F_W15	(4 * 16)(%rsp)
-#define F_ROUNDS (4 * 16 + 4)(%rsp)
-#define F_STATE	(4 * 16 + 8)(%rsp)
-#define F_DST	(4 * 16 + 16)(%rsp)
-#define F_SRC	(4 * 16 + 24)(%rsp)
-#define F_KS	(4 * 16 + 32)
-#define F_SIZE	(4 * 16 + 32 + 64)
-#define SW15	F_W15
-
-/* A ChaCha quarter round on 32-bit words; d may be a memory operand. */
-.macro SQR a, b, c, d
-	add		\b, \a
-	xor		\a, \d
-	roll		$16, \d
-	add		\d, \c
-	xor		\c, \b
-	rol		$12, \b
-	add		\b, \a
-	xor		\a, \d
-	roll		$8, \d
-	add		\d, \c
-	xor		\c, \b
-	rol		$7, \b
-.endm
-
-/* SWAP_C with movdqu: the slots of the 5-block frame are not aligned. */
-.macro SWAP_CU out, in
-	movdqu		XC0, SLOT(\out)
-	movdqu		XC1, SLOT(\out + 1)
-	movdqu		SLOT(\in), XC0
-	movdqu		SLOT(\in + 1), XC1
-.endm
-
-/* dst[256 + 4i] = src[256 + 4i] ^ (key stream word i + state[i] (+ 4)). */
-.macro SOUT i
-	mov		(F_KS + 4 * \i)(%rsp), %eax
-	add		(4 * \i)(%rdi), %eax
-.if \i == 12
-	add		$4, %eax
-.endif
-	xor		(256 + 4 * \i)(%rdx), %eax
-	mov		%eax, (256 + 4 * \i)(%rsi)
-.endm
-
-SYM_TYPED_FUNC_START(CHACHA_5BLOCK)
-	push		%rbx
-	push		%rbp
-	push		%r12
-	push		%r13
-	push		%r14
-	push		%r15
-	sub		$F_SIZE, %rsp
-	mov		%ecx, F_ROUNDS
-	mov		%rdi, F_STATE
-	mov		%rsi, F_DST
-	mov		%rdx, F_SRC
-
-	SPLAT_ROW	0, X0, X1, X2, X3
-	SPLAT_ROW	1, X4, X5, X6, X7
-	movd		(12*4)(%rdi), X12
-	movd		(13*4)(%rdi), X13
-	movd		(14*4)(%rdi), X14
-	movd		(15*4)(%rdi), X15
-	pshufd		$0x00, X12, X12
-	pshufd		$0x00, X13, X13
-	pshufd		$0x00, X14, X14
-	pshufd		$0x00, X15, X15
-	paddd		chacha_ctrinc(%rip), X12
-	SPLAT_ROW	2, XC0, XC1, T0, T1
-	movdqu		T0, SLOT(2)
-	movdqu		T1, SLOT(3)
-
-	mov		(4 * 15)(%rdi), %eax
-	mov		%eax, F_W15
-	mov		(4 * 0)(%rdi), SW0
-	mov		(4 * 1)(%rdi), SW1
-	mov		(4 * 2)(%rdi), SW2
-	mov		(4 * 3)(%rdi), SW3
-	mov		(4 * 4)(%rdi), SW4
-	mov		(4 * 6)(%rdi), SW6
-	mov		(4 * 7)(%rdi), SW7
-	mov		(4 * 8)(%rdi), SW8
-	mov		(4 * 9)(%rdi), SW9
-	mov		(4 * 10)(%rdi), SW10
-	mov		(4 * 11)(%rdi), SW11
-	mov		(4 * 12)(%rdi), SW12
-	add		$4, SW12
-	mov		(4 * 13)(%rdi), SW13
-	mov		(4 * 14)(%rdi), SW14
-	mov		(4 * 5)(%rdi), SW5
-
-.Ldoubleround5:
-	QUARTERROUND	X0, X4, XC0, X12, T0, M16, M8
-	QUARTERROUND	X1, X5, XC1, X13, T1, M16, M8
-	SQR		SW0, SW4, SW8, SW12
-	SQR		SW1, SW5, SW9, SW13
-	SWAP_CU		0, 2
-	QUARTERROUND	X2, X6, XC0, X14, T0, M16, M8
-	QUARTERROUND	X3, X7, XC1, X15, T1, M16, M8
-	SQR		SW2, SW6, SW10, SW14
-	SQR		SW3, SW7, SW11, SW15
-	QUARTERROUND	X0, X5, XC0, X15, T0, M16, M8
-	QUARTERROUND	X1, X6, XC1, X12, T1, M16, M8
-	SQR		SW0, SW5, SW10, SW15
-	SQR		SW1, SW6, SW11, SW12
-	SWAP_CU		2, 0
-	QUARTERROUND	X2, X7, XC0, X13, T0, M16, M8
-	QUARTERROUND	X3, X4, XC1, X14, T1, M16, M8
-	SQR		SW2, SW7, SW8, SW13
-	SQR		SW3, SW4, SW9, SW14
-	subl		$2, F_ROUNDS
-	ja		.Ldoubleround5
-
-	/* block 4's key stream words to the frame, the pointers back */
-	mov		SW0, (F_KS + 4 * 0)(%rsp)
-	mov		SW1, (F_KS + 4 * 1)(%rsp)
-	mov		SW2, (F_KS + 4 * 2)(%rsp)
-	mov		SW3, (F_KS + 4 * 3)(%rsp)
-	mov		SW4, (F_KS + 4 * 4)(%rsp)
-	mov		SW5, (F_KS + 4 * 5)(%rsp)
-	mov		SW6, (F_KS + 4 * 6)(%rsp)
-	mov		SW7, (F_KS + 4 * 7)(%rsp)
-	mov		SW8, (F_KS + 4 * 8)(%rsp)
-	mov		SW9, (F_KS + 4 * 9)(%rsp)
-	mov		SW10, (F_KS + 4 * 10)(%rsp)
-	mov		SW11, (F_KS + 4 * 11)(%rsp)
-	mov		SW12, (F_KS + 4 * 12)(%rsp)
-	mov		SW13, (F_KS + 4 * 13)(%rsp)
-	mov		SW14, (F_KS + 4 * 14)(%rsp)
-	mov		F_W15, %eax
-	mov		%eax, (F_KS + 4 * 15)(%rsp)
-	mov		F_STATE, %rdi
-	mov		F_DST, %rsi
-	mov		F_SRC, %rdx
-
-	/* blocks 0-3 as in the 4-block core */
-	paddd		chacha_ctrinc(%rip), X12
-	XOR_ROW4	X0, X1, X2, X3, T0, T1, 0
-	XOR_ROW4	X4, X5, X6, X7, X0, X1, 1
-	XOR_ROW4	X12, X13, X14, X15, X0, X1, 3
-	movdqu		SLOT(2), T0
-	movdqu		SLOT(3), T1
-	XOR_ROW4	XC0, XC1, T0, T1, X0, X1, 2
-
-	/* block 4 */
-	SOUT		0
-	SOUT		1
-	SOUT		2
-	SOUT		3
-	SOUT		4
-	SOUT		5
-	SOUT		6
-	SOUT		7
-	SOUT		8
-	SOUT		9
-	SOUT		10
-	SOUT		11
-	SOUT		12
-	SOUT		13
-	SOUT		14
-	SOUT		15
-
-	/* the frame holds key-dependent words: wipe it */
-	pxor		X0, X0
-	movdqu		X0, SLOT(0)
-	movdqu		X0, SLOT(1)
-	movdqu		X0, SLOT(2)
-	movdqu		X0, SLOT(3)
-	movdqu		X0, (F_KS + 0)(%rsp)
-	movdqu		X0, (F_KS + 16)(%rsp)
-	movdqu		X0, (F_KS + 32)(%rsp)
-	movdqu		X0, (F_KS + 48)(%rsp)
-	movl		$0, F_W15
-	add		$F_SIZE, %rsp
-	pop		%r15
-	pop		%r14
-	pop		%r13
-	pop		%r12
-	pop		%rbp
-	pop		%rbx
-	RET
-SYM_FUNC_END(CHACHA_5BLOCK)
 
 /*
  * One block in the row layout: X0..X3 hold rows a, b, c, d (words 0-3,

@@ -19,13 +19,11 @@
 const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, { { 0 } } },
 	{ "sse2", CHACHA_CPU_SSE2, {
-		CORE(5, chacha20_5block_xor_sse2),
 		CORE(4, chacha20_4block_xor_sse2),
 		CORE(2, chacha20_2block_xor_sse2),
 		CORE(1, chacha20_1block_xor_sse2),
 	} },
 	{ "ssse3", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3, {
-		CORE(5, chacha20_5block_xor_ssse3),
 		CORE(4, chacha20_4block_xor_ssse3),
 		CORE(2, chacha20_2block_xor_ssse3),
 		CORE(1, chacha20_1block_xor_ssse3),
@@ -214,84 +212,40 @@ static chacha_part_fn chacha_part_of(chacha_core_fn fn)
 	return NULL;
 }
 
-/*
- * How many calls of the widest core to make for @len bytes.  As many as fit,
- * unless its stride is not a multiple of the next core's (the 5-block
- * core beside the 4-block one): then the most that leave the next core a
- * multiple of its stride (the last one perhaps partial), so that the rest
- * takes whole calls of the next core and no extra call for a tail; on a
- * Zen 4 the 5-block core pays only when called back to back.
- */
-static unsigned int chacha_wide_calls(const struct chacha_core *core,
-				      unsigned int len)
-{
-	unsigned int n = DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
-	unsigned int most = len / (core->blocks * CHACHA_BLOCK_BYTES);
-	unsigned int calls;
-
-	if (!core[1].blocks || core->blocks % core[1].blocks == 0)
-		return most;
-	for (calls = most; ; calls--) {
-		if ((n - calls * core->blocks) % core[1].blocks == 0)
-			return calls;
-		if (!calls)
-			return most;
-	}
-}
-
-/* @core over @len bytes: whole, through its partial entry or a buffer. */
-static void chacha_core_call(const struct chacha_core *core, u32 *state,
-			     u8 *dst, const u8 *src, unsigned int len,
-			     unsigned int nrounds)
-{
-	chacha_part_fn part = NULL;
-
-	if (len < core->blocks * CHACHA_BLOCK_BYTES)
-		part = chacha_part_of(core->fn);
-	if (part) {
-		part(state, dst, src, nrounds, len);
-		state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
-	} else if (len < core->blocks * CHACHA_BLOCK_BYTES) {
-		chacha_core_bounce(core, state, dst, src, len, nrounds);
-	} else {
-		core->fn(state, dst, src, nrounds);
-		state[12] += core->blocks;
-	}
-}
-
 void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 		       const u8 *src, unsigned int len, unsigned int nrounds)
 {
 	const struct chacha_core *core = &impl->cores[0];
+	chacha_part_fn part;
 
 	if (core->blocks) {
-		unsigned int calls = chacha_wide_calls(core, len);
 		unsigned int stride = core->blocks * CHACHA_BLOCK_BYTES;
 
-		for (; calls; calls--) {
+		while (len >= stride) {
 			core->fn(state, dst, src, nrounds);
 			state[12] += core->blocks;
 			dst += stride;
 			src += stride;
 			len -= stride;
 		}
-		/* After the 5-block core: whole strides of the next one. */
-		if (core[1].blocks && core->blocks % core[1].blocks) {
-			stride = core[1].blocks * CHACHA_BLOCK_BYTES;
-			while (len >= stride) {
-				core[1].fn(state, dst, src, nrounds);
-				state[12] += core[1].blocks;
-				dst += stride;
-				src += stride;
-				len -= stride;
-			}
-		}
 		/* The narrowest core that covers the tail, once. */
 		if (len > chacha_scalar_tail_bytes) {
 			while (core[1].blocks &&
 			       core[1].blocks * CHACHA_BLOCK_BYTES >= len)
 				core++;
-			chacha_core_call(core, state, dst, src, len, nrounds);
+			part = len < core->blocks * CHACHA_BLOCK_BYTES ?
+			       chacha_part_of(core->fn) : NULL;
+			if (part) {
+				part(state, dst, src, nrounds, len);
+				state[12] += DIV_ROUND_UP(len,
+							  CHACHA_BLOCK_BYTES);
+			} else if (len < core->blocks * CHACHA_BLOCK_BYTES) {
+				chacha_core_bounce(core, state, dst, src, len,
+						   nrounds);
+			} else {
+				core->fn(state, dst, src, nrounds);
+				state[12] += core->blocks;
+			}
 			return;
 		}
 	}

@@ -72,10 +72,6 @@ asmlinkage void chacha20_1block_xor_sse2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_1block_xor_ssse3(const u32 *state, u8 *dst,
 					  const u8 *src, unsigned int nrounds);
-asmlinkage void chacha20_5block_xor_sse2(const u32 *state, u8 *dst,
-					 const u8 *src, unsigned int nrounds);
-asmlinkage void chacha20_5block_xor_ssse3(const u32 *state, u8 *dst,
-					  const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_2block_xor_sse2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_2block_xor_ssse3(const u32 *state, u8 *dst,

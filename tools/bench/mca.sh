@@ -19,11 +19,9 @@ cpus=(znver3 znver4 skylake icelake-server)
 # object:function:blocks (kernel-chacha-ssse3's 1-block code calls its
 # chacha_permute; its loop is the one measured)
 cores=(
-	chacha20-sse2-x86_64:chacha20_5block_xor_sse2:5
 	chacha20-sse2-x86_64:chacha20_4block_xor_sse2:4
 	chacha20-sse2-x86_64:chacha20_2block_xor_sse2:2
 	chacha20-sse2-x86_64:chacha20_1block_xor_sse2:1
-	chacha20-ssse3-x86_64:chacha20_5block_xor_ssse3:5
 	chacha20-ssse3-x86_64:chacha20_4block_xor_ssse3:4
 	chacha20-ssse3-x86_64:chacha20_2block_xor_ssse3:2
 	chacha20-ssse3-x86_64:chacha20_1block_xor_ssse3:1
