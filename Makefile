@@ -75,6 +75,9 @@ check-fast: deps test-user ## the user-space harness and one VM boot
 demo: deps ## boot Debian 12's kernel under QEMU with the module and show it
 	bash tools/vm/demo.sh
 
+bench: deps ## measure the module's request path beside the kernel's and the libraries
+	$(MAKE) -C tools/bench run
+
 help: ## this list
 	@echo "make [KDIR=<kernel headers>] TARGET; targets:"
 	@awk -F: '/^[a-z][a-z0-9_-]*:([^=]|$$)/ { \
@@ -83,4 +86,4 @@ help: ## this list
 
 .PHONY: all have-headers modules install uninstall clean deps test-user \
 	checkpatch modules-debian sparse docs dkms install-check check \
-	check-fast demo help
+	check-fast demo bench help

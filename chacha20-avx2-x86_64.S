@@ -2,8 +2,8 @@
 /*
  * ChaCha cores for x86-64 with AVX2: chacha20_8block_xor_avx2 XORs eight
  * 64-byte blocks of key stream into the data, chacha20_4block_xor_avx2
- * four (row layout, see there).  Both only read the state; block j uses
- * the counter state[12] + j.
+ * four and chacha20_2block_xor_avx2 two (row layout, see there).  All only
+ * read the state; block j uses the counter state[12] + j.
  *
  * Eight blocks, vertical layout: ymm i holds state word i of all blocks,
  * one block per 32-bit lane, so every quarter-round works on eight blocks
@@ -134,6 +134,22 @@ chacha20_avx2_ctr23:
 	vpxor		\c1, \b1, \b1
 	ROTL		7, \b0, T0
 	ROTL		7, \b1, T1
+.endm
+
+/* One quarter-round on whole registers (the row layout's single group). */
+.macro QUARTERROUND a, b, c, d
+	vpaddd		\b, \a, \a
+	vpxor		\a, \d, \d
+	ROTL_BYTES	chacha20_avx2_rot16, \d
+	vpaddd		\d, \c, \c
+	vpxor		\c, \b, \b
+	ROTL		12, \b, T0
+	vpaddd		\b, \a, \a
+	vpxor		\a, \d, \d
+	ROTL_BYTES	chacha20_avx2_rot8, \d
+	vpaddd		\d, \c, \c
+	vpxor		\c, \b, \b
+	ROTL		7, \b, T0
 .endm
 
 /* Park c rows @out0/@out1 on the stack and fetch rows @in0/@in1. */
@@ -329,6 +345,20 @@ SYM_FUNC_END(chacha20_8block_xor_avx2)
 .endm
 
 /*
+ * The counter row of the state in both halves of x, read word by word: the
+ * caller has just stored state[12], and a 16-byte load over a 4-byte store
+ * is not forwarded from it but waits until the store retires.  xt is the
+ * low half of t, which is clobbered.
+ */
+.macro LOAD_ROW3 x, xx, xt
+	vmovd		(4 * 12)(STATE), \xx
+	vpinsrd		$1, (4 * 13)(STATE), \xx, \xx
+	vmovq		(4 * 14)(STATE), \xt
+	vpunpcklqdq	\xt, \xx, \xx
+	vinserti128	$1, \xx, \x, \x
+.endm
+
+/*
  * void chacha20_4block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
  *				 unsigned int nrounds);
  */
@@ -336,7 +366,7 @@ SYM_TYPED_FUNC_START(chacha20_4block_xor_avx2)
 	vbroadcasti128	(16 * 0)(STATE), A0
 	vbroadcasti128	(16 * 1)(STATE), A1
 	vbroadcasti128	(16 * 2)(STATE), A2
-	vbroadcasti128	(16 * 3)(STATE), A3
+	LOAD_ROW3	A3, %xmm3, %xmm10
 	vmovdqa		A0, B0
 	vmovdqa		A1, B1
 	vmovdqa		A2, B2
@@ -365,3 +395,39 @@ SYM_TYPED_FUNC_START(chacha20_4block_xor_avx2)
 	vzeroupper
 	RET
 SYM_FUNC_END(chacha20_4block_xor_avx2)
+
+/*
+ * Two blocks in the row layout: one group of the 4-block core, A0-A3.
+ *
+ * void chacha20_2block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
+ *				 unsigned int nrounds);
+ */
+SYM_TYPED_FUNC_START(chacha20_2block_xor_avx2)
+	vbroadcasti128	(16 * 0)(STATE), A0
+	vbroadcasti128	(16 * 1)(STATE), A1
+	vbroadcasti128	(16 * 2)(STATE), A2
+	LOAD_ROW3	A3, %xmm3, %xmm10
+	vpaddd		chacha20_avx2_ctr01(%rip), A3, A3
+	vmovdqa		A0, B0
+	vmovdqa		A1, B1
+	vmovdqa		A2, B2
+	vmovdqa		A3, B3
+
+.Ldoubleround2:
+	QUARTERROUND	A0, A1, A2, A3
+	DIAGONALIZE	A0, A2, A3
+	QUARTERROUND	A0, A1, A2, A3
+	UNDIAGONALIZE	A0, A2, A3
+	sub		$2, ROUNDS
+	jnz		.Ldoubleround2
+
+	vpaddd		B0, A0, A0
+	vpaddd		B1, A1, A1
+	vpaddd		B2, A2, A2
+	vpaddd		B3, A3, A3
+	XOR_STORE	A0, A1, (64 * 0), (64 * 1), T0
+	XOR_STORE	A2, A3, (64 * 0 + 32), (64 * 1 + 32), T0
+
+	vzeroupper
+	RET
+SYM_FUNC_END(chacha20_2block_xor_avx2)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ChaCha 4-block core for x86-64 with SSE2, or with SSSE3 when CHACHA_SSSE3
- * is defined (chacha20-ssse3-x86_64.S does that and includes this file).
+ * ChaCha 4-, 2- and 1-block cores for x86-64 with SSE2, or with SSSE3 when
+ * CHACHA_SSSE3 is defined (chacha20-ssse3-x86_64.S does that and includes
+ * this file).
  * The two flavours differ only in the 16- and 8-bit rotations: SSSE3 uses
  * one pshufb, SSE2 uses pshuflw/pshufhw and shifts.
  *
@@ -13,10 +14,13 @@
  *
  * Block i uses the counter state[12] + i, wrapping modulo 2^32.
  *
- * There is no 1-block core: on the Zen 4 we measure on, a vector 1-block
- * core (about 290 cycles) loses to the scalar C block (about 225), and a
- * tail of several blocks is cheaper as one 4-block call through a bounce
- * buffer; see chacha_crypt_impl().
+ * Whether the 1-block core or scalar C serves single blocks is decided per
+ * CPU at load time (chacha_calibrate()): scalar C is about as fast on a
+ * Zen 4 and half as fast on a Zen 3.
+ *
+ * The counter row is loaded word by word: the caller has just stored
+ * state[12], and a 16-byte load over a 4-byte store cannot be forwarded
+ * from it, which stalls the load until the store retires.
  */
 
 #include <linux/linkage.h>
@@ -24,8 +28,14 @@
 
 #ifdef CHACHA_SSSE3
 #define CHACHA_4BLOCK	chacha20_4block_xor_ssse3
+#define CHACHA_1BLOCK	chacha20_1block_xor_ssse3
+#define CHACHA_2BLOCK	chacha20_2block_xor_ssse3
+#define CHACHA_1BLOCK_PART chacha20_1block_xor_part_ssse3
 #else
 #define CHACHA_4BLOCK	chacha20_4block_xor_sse2
+#define CHACHA_1BLOCK	chacha20_1block_xor_sse2
+#define CHACHA_2BLOCK	chacha20_2block_xor_sse2
+#define CHACHA_1BLOCK_PART chacha20_1block_xor_part_sse2
 #endif
 
 /* Counter lanes of the 4-block core: state[12] + {0, 1, 2, 3}. */
@@ -33,6 +43,12 @@
 .align 16
 chacha_ctrinc:
 	.octa	0x00000003000000020000000100000000
+
+/* The second block's counter row in the 2-block core: + {1, 0, 0, 0}. */
+.section	.rodata.cst16.chacha_ctr1, "aM", @progbits, 16
+.align 16
+chacha_ctr1:
+	.octa	0x00000000000000000000000000000001
 
 #ifdef CHACHA_SSSE3
 /* pshufb masks rotating each 32-bit lane left by 16 and by 8 bits. */
@@ -190,7 +206,15 @@ SYM_TYPED_FUNC_START(CHACHA_4BLOCK)
 
 	SPLAT_ROW	0, X0, X1, X2, X3
 	SPLAT_ROW	1, X4, X5, X6, X7
-	SPLAT_ROW	3, X12, X13, X14, X15
+	/* the counter row word by word (see the top of the file) */
+	movd		(12*4)(%rdi), X12
+	movd		(13*4)(%rdi), X13
+	movd		(14*4)(%rdi), X14
+	movd		(15*4)(%rdi), X15
+	pshufd		$0x00, X12, X12
+	pshufd		$0x00, X13, X13
+	pshufd		$0x00, X14, X14
+	pshufd		$0x00, X15, X15
 	paddd		chacha_ctrinc(%rip), X12
 	SPLAT_ROW	2, XC0, XC1, T0, T1
 	movdqa		T0, SLOT(2)
@@ -233,3 +257,204 @@ SYM_TYPED_FUNC_START(CHACHA_4BLOCK)
 	leave
 	RET
 SYM_FUNC_END(CHACHA_4BLOCK)
+
+/*
+ * One block in the row layout: X0..X3 hold rows a, b, c, d (words 0-3,
+ * 4-7, 8-11, 12-15), so a quarter round on whole rows is the column
+ * round.  For the diagonal round rows a, c and d turn by -1, +1 and +2
+ * words against b, which makes the diagonals columns; b stays put, since
+ * a quarter round ends by updating b and a shuffle of b would lengthen
+ * the chain of dependent instructions.  X8..X11 keep the input rows.
+ */
+#define R_A	%xmm0
+#define R_B	%xmm1
+#define R_C	%xmm2
+#define R_D	%xmm3
+#define R_T	%xmm4
+#define R_A0	%xmm8
+#define R_B0	%xmm9
+#define R_C0	%xmm10
+#define R_D0	%xmm11
+#define R_M16	%xmm12
+#define R_M8	%xmm13
+
+/* R_A..R_D = the key stream block for the state at %rdi; clobbers %ecx. */
+.macro KEYSTREAM_1BLOCK
+	movdqu		(0*16)(%rdi), R_A
+	movdqu		(1*16)(%rdi), R_B
+	movdqu		(2*16)(%rdi), R_C
+	/* the counter row word by word (see the top of the file) */
+	movd		(12*4)(%rdi), R_D
+	movd		(13*4)(%rdi), R_T
+	punpckldq	R_T, R_D
+	movq		(14*4)(%rdi), R_T
+	punpcklqdq	R_T, R_D
+	movdqa		R_A, R_A0
+	movdqa		R_B, R_B0
+	movdqa		R_C, R_C0
+	movdqa		R_D, R_D0
+#ifdef CHACHA_SSSE3
+	movdqa		chacha_rot16(%rip), R_M16
+	movdqa		chacha_rot8(%rip), R_M8
+#endif
+.Ldoubleround1\@:
+	QUARTERROUND	R_A, R_B, R_C, R_D, R_T, R_M16, R_M8
+	pshufd		$0x93, R_A, R_A
+	pshufd		$0x4e, R_D, R_D
+	pshufd		$0x39, R_C, R_C
+	QUARTERROUND	R_A, R_B, R_C, R_D, R_T, R_M16, R_M8
+	pshufd		$0x39, R_A, R_A
+	pshufd		$0x4e, R_D, R_D
+	pshufd		$0x93, R_C, R_C
+	sub		$2, %ecx
+	ja		.Ldoubleround1\@
+	paddd		R_A0, R_A
+	paddd		R_B0, R_B
+	paddd		R_C0, R_C
+	paddd		R_D0, R_D
+.endm
+
+/* dst[off..off+15] = src[off..off+15] ^ \ks; clobbers R_T. */
+.macro XOR_STORE16 ks, off
+	movdqu		\off(%rdx), R_T
+	pxor		\ks, R_T
+	movdqu		R_T, \off(%rsi)
+.endm
+
+SYM_TYPED_FUNC_START(CHACHA_1BLOCK)
+	KEYSTREAM_1BLOCK
+	XOR_STORE16	R_A, 0
+	XOR_STORE16	R_B, 16
+	XOR_STORE16	R_C, 32
+	XOR_STORE16	R_D, 48
+	RET
+SYM_FUNC_END(CHACHA_1BLOCK)
+
+/*
+ * The same for the first %r8d (1..63) bytes of a block, so that a partial
+ * last block needs no bounce buffer and no second pass: whole 16-byte rows
+ * straight, the rest byte by byte from the row put in an aligned stack
+ * slot, which is wiped.  The loop counts the (public) length only.
+ *
+ * void fn(const u32 *state, u8 *dst, const u8 *src, unsigned int nrounds,
+ *	   unsigned int len)
+ */
+SYM_TYPED_FUNC_START(CHACHA_1BLOCK_PART)
+	KEYSTREAM_1BLOCK
+.Lpart_rows:
+	cmp		$16, %r8d
+	jb		.Lpart_bytes
+	XOR_STORE16	R_A, 0
+	movdqa		R_B, R_A
+	movdqa		R_C, R_B
+	movdqa		R_D, R_C
+	add		$16, %rdx
+	add		$16, %rsi
+	sub		$16, %r8d
+	jmp		.Lpart_rows
+.Lpart_bytes:
+	test		%r8d, %r8d
+	jz		.Lpart_done
+	push		%rbp
+	mov		%rsp, %rbp
+	and		$-16, %rsp
+	sub		$16, %rsp
+	movdqa		R_A, (%rsp)
+	xor		%eax, %eax
+.Lpart_byte:
+	movzbl		(%rdx,%rax), %ecx
+	xorb		(%rsp,%rax), %cl
+	movb		%cl, (%rsi,%rax)
+	inc		%eax
+	cmp		%r8d, %eax
+	jb		.Lpart_byte
+	pxor		R_T, R_T
+	movdqa		R_T, (%rsp)
+	leave
+.Lpart_done:
+	RET
+SYM_FUNC_END(CHACHA_1BLOCK_PART)
+
+/*
+ * Two blocks in the row layout, as two 1-block groups whose quarter rounds
+ * interleave: the same latency as one block, twice the work.  Rows of
+ * block 0 in R_A..R_D, of block 1 in R_E..R_H; the input rows are read
+ * from the state again at the end.
+ */
+#define R_E	%xmm4
+#define R_F	%xmm5
+#define R_G	%xmm6
+#define R_H	%xmm7
+#define R_T0	%xmm8
+#define R_T1	%xmm9
+
+/* dst[off..off+15] = src[off..off+15] ^ \ks; clobbers \t. */
+.macro XOR_STORE16T ks, off, t
+	movdqu		\off(%rdx), \t
+	pxor		\ks, \t
+	movdqu		\t, \off(%rsi)
+.endm
+
+SYM_TYPED_FUNC_START(CHACHA_2BLOCK)
+	movdqu		(0*16)(%rdi), R_A
+	movdqu		(1*16)(%rdi), R_B
+	movdqu		(2*16)(%rdi), R_C
+	/* the counter row word by word (see the top of the file) */
+	movd		(12*4)(%rdi), R_D
+	movd		(13*4)(%rdi), R_T0
+	punpckldq	R_T0, R_D
+	movq		(14*4)(%rdi), R_T0
+	punpcklqdq	R_T0, R_D
+	movdqa		R_A, R_E
+	movdqa		R_B, R_F
+	movdqa		R_C, R_G
+	movdqa		R_D, R_H
+	paddd		chacha_ctr1(%rip), R_H
+#ifdef CHACHA_SSSE3
+	movdqa		chacha_rot16(%rip), R_M16
+	movdqa		chacha_rot8(%rip), R_M8
+#endif
+
+.Ldoubleround2:
+	QUARTERROUND	R_A, R_B, R_C, R_D, R_T0, R_M16, R_M8
+	QUARTERROUND	R_E, R_F, R_G, R_H, R_T1, R_M16, R_M8
+	pshufd		$0x93, R_A, R_A
+	pshufd		$0x93, R_E, R_E
+	pshufd		$0x4e, R_D, R_D
+	pshufd		$0x4e, R_H, R_H
+	pshufd		$0x39, R_C, R_C
+	pshufd		$0x39, R_G, R_G
+	QUARTERROUND	R_A, R_B, R_C, R_D, R_T0, R_M16, R_M8
+	QUARTERROUND	R_E, R_F, R_G, R_H, R_T1, R_M16, R_M8
+	pshufd		$0x39, R_A, R_A
+	pshufd		$0x39, R_E, R_E
+	pshufd		$0x4e, R_D, R_D
+	pshufd		$0x4e, R_H, R_H
+	pshufd		$0x93, R_C, R_C
+	pshufd		$0x93, R_G, R_G
+	sub		$2, %ecx
+	ja		.Ldoubleround2
+
+	movdqu		(0*16)(%rdi), R_T0
+	paddd		R_T0, R_A
+	paddd		R_T0, R_E
+	movdqu		(1*16)(%rdi), R_T0
+	paddd		R_T0, R_B
+	paddd		R_T0, R_F
+	movdqu		(2*16)(%rdi), R_T0
+	paddd		R_T0, R_C
+	paddd		R_T0, R_G
+	movdqu		(3*16)(%rdi), R_T0
+	paddd		R_T0, R_D
+	paddd		chacha_ctr1(%rip), R_T0
+	paddd		R_T0, R_H
+	XOR_STORE16T	R_A, 0, R_T0
+	XOR_STORE16T	R_B, 16, R_T1
+	XOR_STORE16T	R_C, 32, R_T0
+	XOR_STORE16T	R_D, 48, R_T1
+	XOR_STORE16T	R_E, 64, R_T0
+	XOR_STORE16T	R_F, 80, R_T1
+	XOR_STORE16T	R_G, 96, R_T0
+	XOR_STORE16T	R_H, 112, R_T1
+	RET
+SYM_FUNC_END(CHACHA_2BLOCK)

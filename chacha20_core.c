@@ -23,13 +23,22 @@ const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, 0, { { 0 } } },
 	{ "sse2", CHACHA_CPU_SSE2, 0, {
 		CORE(4, chacha20_4block_xor_sse2),
+		CORE(2, chacha20_2block_xor_sse2),
+		CORE_PART(1, chacha20_1block_xor_sse2,
+			  chacha20_1block_xor_part_sse2),
 	} },
 	{ "ssse3", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3, 0, {
 		CORE(4, chacha20_4block_xor_ssse3),
+		CORE(2, chacha20_2block_xor_ssse3),
+		CORE_PART(1, chacha20_1block_xor_ssse3,
+			  chacha20_1block_xor_part_ssse3),
 	} },
 	{ "avx2", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, 0, {
 		CORE(8, chacha20_8block_xor_avx2),
 		CORE(4, chacha20_4block_xor_avx2),
+		CORE(2, chacha20_2block_xor_avx2),
+		CORE_PART(1, chacha20_1block_xor_ssse3,
+			  chacha20_1block_xor_part_ssse3),
 	} },
 	/* AVX-512VL on ymm: two interleaved 8-block groups, 32 registers. */
 	{ "avx512vl", X86_AVX512, 0, {
@@ -62,6 +71,10 @@ const struct chacha_impl chacha_impls[] = {
 };
 #endif
 const unsigned int chacha_nimpls = ARRAY_SIZE(chacha_impls);
+
+/* Until chacha_calibrate() runs: the choices measured on a Zen 4. */
+unsigned int chacha_scalar_max_bytes = CHACHA_BLOCK_BYTES;
+unsigned int chacha_scalar_tail_bytes = CHACHA_BLOCK_BYTES;
 
 /* "expand 32-byte k" */
 static const u32 chacha_sigma[4] = {
@@ -138,28 +151,49 @@ void hchacha_block_scalar(const u32 *state, u32 *out, unsigned int nrounds)
 	memzero_explicit(x, sizeof(x));
 }
 
-static void xor_bytes(u8 *dst, const u8 *src, const u8 *ks, unsigned int n)
+/*
+ * XOR one block of key stream for state[12] into @n <= 64 bytes: word by
+ * word for a whole block, through a key stream buffer for a partial one.
+ */
+static void chacha_xor_block_scalar(const u32 *state, u8 *dst, const u8 *src,
+				    unsigned int n, unsigned int nrounds)
 {
-	while (n--)
-		*dst++ = *src++ ^ *ks++;
+	u32 x[CHACHA_STATE_WORDS];
+	unsigned int i;
+
+	if (n < CHACHA_BLOCK_BYTES) {
+		u8 ks[CHACHA_BLOCK_BYTES];
+
+		chacha_block_scalar(state, ks, nrounds);
+		for (i = 0; i < n; i++)
+			dst[i] = src[i] ^ ks[i];
+		memzero_explicit(ks, sizeof(ks));
+		return;
+	}
+	memcpy(x, state, sizeof(x));
+	chacha_permute(x, nrounds);
+	for (i = 0; i < CHACHA_STATE_WORDS; i++) {
+		__le32 w;
+
+		memcpy(&w, src + 4 * i, sizeof(w));
+		w ^= cpu_to_le32(x[i] + state[i]);
+		memcpy(dst + 4 * i, &w, sizeof(w));
+	}
+	memzero_explicit(x, sizeof(x));
 }
 
 static void chacha_crypt_scalar(u32 *state, u8 *dst, const u8 *src,
 				unsigned int len, unsigned int nrounds)
 {
-	u8 ks[CHACHA_BLOCK_BYTES];
-
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, CHACHA_BLOCK_BYTES);
 
-		chacha_block_scalar(state, ks, nrounds);
-		xor_bytes(dst, src, ks, n);
+		chacha_xor_block_scalar(state, dst, src, n, nrounds);
 		state[12]++;
 		dst += n;
 		src += n;
 		len -= n;
 	}
-	memzero_explicit(ks, sizeof(ks));
 }
 
 /*
@@ -183,7 +217,7 @@ static void chacha_core_bounce(const struct chacha_core *core, u32 *state,
 	core->fn(state, buf, buf, nrounds);
 	memcpy(dst, buf, len);
 	state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
-	memzero_explicit(buf, sizeof(buf));
+	memzero_explicit(buf, core->blocks * CHACHA_BLOCK_BYTES);
 }
 
 void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
@@ -201,12 +235,18 @@ void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 			src += stride;
 			len -= stride;
 		}
-		/* A single block is cheaper in scalar C than in any core. */
-		if (len > CHACHA_BLOCK_BYTES) {
+		/* The narrowest core that covers the tail, once. */
+		if (len > chacha_scalar_tail_bytes) {
 			while (core[1].blocks &&
 			       core[1].blocks * CHACHA_BLOCK_BYTES >= len)
 				core++;
-			chacha_core_bounce(core, state, dst, src, len, nrounds);
+			if (len < core->blocks * CHACHA_BLOCK_BYTES) {
+				chacha_core_bounce(core, state, dst, src, len,
+						   nrounds);
+			} else {
+				core->fn(state, dst, src, nrounds);
+				state[12] += core->blocks;
+			}
 			return;
 		}
 	}
@@ -218,7 +258,7 @@ void chacha_crypt_request(const struct chacha_impl *impl, u32 *state, u8 *dst,
 			  const u8 *src, unsigned int len, unsigned int nrounds,
 			  bool simd_usable)
 {
-	if (len <= CHACHA_SCALAR_MAX_BYTES || !impl->cores[0].blocks ||
+	if (len <= chacha_scalar_max_bytes || !impl->cores[0].blocks ||
 	    !simd_usable) {
 		chacha_crypt_impl(&chacha_impls[0], state, dst, src, len,
 				  nrounds);
@@ -235,4 +275,70 @@ void chacha_crypt_request(const struct chacha_impl *impl, u32 *state, u8 *dst,
 		src += n;
 		len -= n;
 	}
+}
+
+/* The fastest of CHACHA_CALIB_TRIALS runs, in @clock's units. */
+static u64 chacha_time(const struct chacha_impl *impl, bool section,
+		       u64 (*clock)(void), u32 *state, u8 *buf,
+		       unsigned int len)
+{
+	u64 best = ~0ULL;
+	unsigned int i;
+
+	for (i = 0; i < CHACHA_CALIB_TRIALS; i++) {
+		u64 t = clock();
+
+		if (section)
+			chacha_simd_begin();
+		chacha_crypt_impl(impl, state, buf, buf, len, 20);
+		if (section)
+			chacha_simd_end();
+		t = clock() - t;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+void chacha_calibrate(const struct chacha_impl *impl, u64 (*clock)(void),
+		      struct chacha_calibration *c)
+{
+	u8 buf[CHACHA_CALIB_MAX_BYTES];
+	u32 state[CHACHA_STATE_WORDS];
+	unsigned int len;
+
+	memset(c, 0, sizeof(*c));
+	memset(buf, 0x5a, sizeof(buf));
+	memset(state, 0xa5, sizeof(state));
+	chacha_scalar_max_bytes = 0;
+	chacha_scalar_tail_bytes = 0;
+	if (!impl->cores[0].blocks)
+		goto out;
+
+	/* A last block inside a section: scalar C or the narrowest core. */
+	c->scalar_block = chacha_time(&chacha_impls[0], false, clock, state,
+				      buf, CHACHA_BLOCK_BYTES);
+	c->simd_block = chacha_time(impl, false, clock, state, buf,
+				    CHACHA_BLOCK_BYTES);
+	if (c->scalar_block < c->simd_block)
+		chacha_scalar_tail_bytes = CHACHA_BLOCK_BYTES;
+
+	/* Whole requests: scalar C, or a SIMD section, block by block. */
+	for (len = CHACHA_BLOCK_BYTES; len <= CHACHA_CALIB_MAX_BYTES;
+	     len += CHACHA_BLOCK_BYTES) {
+		u64 scalar = chacha_time(&chacha_impls[0], false, clock, state,
+					 buf, len);
+		u64 simd = chacha_time(impl, true, clock, state, buf, len);
+
+		if (len == CHACHA_BLOCK_BYTES)
+			c->simd_request_block = simd;
+		if (scalar >= simd)
+			break;
+		chacha_scalar_max_bytes = len;
+	}
+out:
+	c->scalar_max_bytes = chacha_scalar_max_bytes;
+	c->scalar_tail_bytes = chacha_scalar_tail_bytes;
+	memzero_explicit(buf, sizeof(buf));
+	memzero_explicit(state, sizeof(state));
 }

@@ -19,7 +19,7 @@
 #define CHACHA_STATE_WORDS	16
 
 /*
- * A SIMD core XORs exactly @blocks (> 1) full 64-byte blocks of key stream
+ * A SIMD core XORs exactly @blocks (>= 1) full 64-byte blocks of key stream
  * into @src, writing @dst (which may equal @src; any alignment).  Block i uses
  * the counter state[12] + i, wrapping modulo 2^32 with no carry into
  * state[13].  The core reads @state and never writes it: the caller
@@ -88,6 +88,24 @@ asmlinkage void chacha20_4block_xor_sse2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_4block_xor_ssse3(const u32 *state, u8 *dst,
 					  const u8 *src, unsigned int nrounds);
+asmlinkage void chacha20_1block_xor_sse2(const u32 *state, u8 *dst,
+					 const u8 *src, unsigned int nrounds);
+asmlinkage void chacha20_1block_xor_ssse3(const u32 *state, u8 *dst,
+					  const u8 *src, unsigned int nrounds);
+asmlinkage void chacha20_2block_xor_sse2(const u32 *state, u8 *dst,
+					 const u8 *src, unsigned int nrounds);
+asmlinkage void chacha20_2block_xor_ssse3(const u32 *state, u8 *dst,
+					  const u8 *src, unsigned int nrounds);
+asmlinkage void chacha20_1block_xor_part_sse2(const u32 *state, u8 *dst,
+					      const u8 *src,
+					      unsigned int nrounds,
+					      unsigned int len);
+asmlinkage void chacha20_1block_xor_part_ssse3(const u32 *state, u8 *dst,
+					       const u8 *src,
+					       unsigned int nrounds,
+					       unsigned int len);
+asmlinkage void chacha20_2block_xor_avx2(const u32 *state, u8 *dst,
+					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_4block_xor_avx2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_8block_xor_avx2(const u32 *state, u8 *dst,
@@ -138,10 +156,12 @@ void chacha_block_scalar(const u32 *state, u8 *out, unsigned int nrounds);
 void hchacha_block_scalar(const u32 *state, u32 *out, unsigned int nrounds);
 
 /*
- * XOR @len bytes using @impl's widest core for whole strides, one call of
- * the narrowest core that covers a tail of more than one block, and scalar
- * C for a tail of one block or less; advances state[12] by the number of
- * blocks begun.  The caller owns any FPU section around it.
+ * XOR @len bytes using @impl's widest core for whole strides, then one call
+ * of the narrowest core that covers the tail (its partial entry point, or
+ * through a stack buffer, when the tail is shorter than its stride), except
+ * that a tail of at most
+ * chacha_scalar_tail_bytes runs in scalar C; advances state[12] by the
+ * number of blocks begun.  The caller owns any FPU section around it.
  */
 void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 		       const u8 *src, unsigned int len, unsigned int nrounds);
@@ -150,10 +170,37 @@ void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 #define CHACHA_SIMD_CHUNK	4096
 
 /*
- * Requests of at most this many bytes run in scalar C: up to two blocks,
- * scalar C beats an FPU section plus one 4-block call (tools/bench).
+ * The per-CPU choices between scalar C and SIMD, set by chacha_calibrate()
+ * (the glue runs it at module load): requests of at most
+ * chacha_scalar_max_bytes run in scalar C with no SIMD section, and inside
+ * a section a last block of at most chacha_scalar_tail_bytes (0 or 64)
+ * runs in scalar C rather than in a core.  Scalar C costs 3.3 cycles per
+ * byte on a Zen 4 and 6.8 on a Zen 3, so no fixed threshold fits both.
  */
-#define CHACHA_SCALAR_MAX_BYTES	128
+extern unsigned int chacha_scalar_max_bytes;
+extern unsigned int chacha_scalar_tail_bytes;
+
+/* What chacha_calibrate() measured, in its clock's units, and chose. */
+struct chacha_calibration {
+	u64 scalar_block;	/* one block in scalar C */
+	u64 simd_block;		/* one block through @impl, no section */
+	u64 simd_request_block;	/* one block in a SIMD section of its own */
+	unsigned int scalar_max_bytes;
+	unsigned int scalar_tail_bytes;
+};
+
+#define CHACHA_CALIB_TRIALS	32
+#define CHACHA_CALIB_MAX_BYTES	256
+
+/*
+ * Time scalar C against @impl (the fastest of CHACHA_CALIB_TRIALS runs
+ * each, in @clock's units) and set the two choices above: a single block
+ * inside a section, then whole requests of 64, 128, ... bytes, each SIMD
+ * run paying chacha_simd_begin() and chacha_simd_end(), up to the first
+ * length at which scalar C no longer wins.
+ */
+void chacha_calibrate(const struct chacha_impl *impl, u64 (*clock)(void),
+		      struct chacha_calibration *c);
 
 /*
  * The environment's SIMD section: kernel_fpu_begin()/end() (or
@@ -167,7 +214,7 @@ void chacha_simd_end(void);
 /*
  * The module's request path: XOR @len bytes at the position given by
  * @state, advancing its counter.  Decides between scalar C and @impl's
- * SIMD cores (size threshold, @simd_usable) and cuts SIMD work into
+ * SIMD cores (chacha_scalar_max_bytes, @simd_usable) and cuts SIMD work into
  * sections of at most CHACHA_SIMD_CHUNK bytes, each between
  * chacha_simd_begin() and chacha_simd_end().  The glue calls exactly this;
  * so do the harness and the benchmark.

@@ -132,12 +132,18 @@ static void ct_impl(const struct chacha_impl *impl)
 			core->fn(state, io.dst, io.src, nrounds);
 			io_put(io, len);
 		}
-		for (i = 0; i < ARRAY_SIZE(lens); i++) {
-			len = lens[i];
+		/* Both choices for a last block: a core, and scalar C. */
+		for (i = 0; i < 2 * ARRAY_SIZE(lens); i++) {
+			unsigned int tail = chacha_scalar_tail_bytes;
+
+			len = lens[i % ARRAY_SIZE(lens)];
 			io = io_get(len);
 			secret_state(state, 0xfffffff0);
+			if (i >= ARRAY_SIZE(lens))
+				chacha_scalar_tail_bytes = 0;
 			chacha_crypt_impl(impl, state, io.dst, io.src, len,
 					  nrounds);
+			chacha_scalar_tail_bytes = tail;
 			io_put(io, len);
 		}
 	}

@@ -233,11 +233,17 @@ static struct chacha_impl *install_mutant(const char *spec)
 
 /* ---- one random-data case ---- */
 
-/* What a case runs: the whole implementation, or one core alone. */
+/*
+ * What a case runs: one core alone, the whole implementation through
+ * chacha_crypt_impl(), or the request path chacha_crypt_request() with
+ * the scalar/SIMD choices given here.
+ */
 struct target {
 	const struct chacha_impl *impl;
-	const struct chacha_core *core;	/* NULL: chacha_crypt_impl() */
+	const struct chacha_core *core;	/* NULL: a whole-request path */
 	bool part;			/* core->part rather than core->fn */
+	bool request;			/* chacha_crypt_request() */
+	unsigned int scalar_max, scalar_tail;	/* chacha_scalar_*_bytes */
 };
 
 struct tcase {
@@ -254,6 +260,9 @@ static void target_name(char *buf, size_t size, const struct target *t)
 	if (t->core)
 		snprintf(buf, size, "%s/%u-block%s", t->impl->name,
 			 t->core->blocks, t->part ? " part" : "");
+	else if (t->request)
+		snprintf(buf, size, "%s/request scalar_max=%u scalar_tail=%u",
+			 t->impl->name, t->scalar_max, t->scalar_tail);
 	else
 		snprintf(buf, size, "%s/crypt", t->impl->name);
 }
@@ -336,8 +345,20 @@ static bool run_case(const struct target *t, const struct tcase *c)
 	} else if (t->core) {
 		t->core->fn(state, dst, src, c->nrounds);
 	} else {
-		chacha_crypt_impl(t->impl, state, dst, src, c->len,
-				  c->nrounds);
+		if (t->request) {
+			unsigned int max = chacha_scalar_max_bytes;
+			unsigned int tail = chacha_scalar_tail_bytes;
+
+			chacha_scalar_max_bytes = t->scalar_max;
+			chacha_scalar_tail_bytes = t->scalar_tail;
+			chacha_crypt_request(t->impl, state, dst, src, c->len,
+					     c->nrounds, true);
+			chacha_scalar_max_bytes = max;
+			chacha_scalar_tail_bytes = tail;
+		} else {
+			chacha_crypt_impl(t->impl, state, dst, src, c->len,
+					  c->nrounds);
+		}
 		want_state[12] += (c->len + CHACHA_BLOCK_BYTES - 1) /
 				  CHACHA_BLOCK_BYTES;
 	}
@@ -757,6 +778,11 @@ static void xchacha_random(const struct chacha_impl *impl)
 
 /* ---- per implementation ---- */
 
+/* chacha_scalar_max_bytes, chacha_scalar_tail_bytes for the request path. */
+static const unsigned int request_choices[][2] = {
+	{ 0, 0 }, { 128, CHACHA_BLOCK_BYTES },
+};
+
 /* Lengths for the full matrix: a tail alone, every core, all of them. */
 static const unsigned int matrix_lens[] = { 37, 64 * 13 + 17, MAX_LEN };
 
@@ -820,6 +846,21 @@ static void test_impl(const struct chacha_impl *impl)
 		tv_crypt(impl, tv);
 	new_group();
 	sweep_lengths(&t);
+	/*
+	 * The request path under both choices chacha_calibrate() can make
+	 * for a last block (core or scalar C), small requests in SIMD or
+	 * not, sections cut at CHACHA_SIMD_CHUNK.
+	 */
+	for (i = 0; i < ARRAY_SIZE(request_choices); i++) {
+		struct target rt = {
+			.impl = impl, .request = true,
+			.scalar_max = request_choices[i][0],
+			.scalar_tail = request_choices[i][1],
+		};
+
+		new_group();
+		sweep_lengths(&rt);
+	}
 	new_group();
 	for (i = 0; i < ARRAY_SIZE(matrix_lens); i++)
 		sweep_matrix(&t, matrix_lens[i]);

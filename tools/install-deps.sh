@@ -17,6 +17,7 @@ pkgs=(
 	python3-docutils	# make docs: rst2html
 	dwarves			# pahole: the 6.12 headers build BTF
 	ca-certificates
+	libssl-dev libsodium-dev libgcrypt20-dev gnuplot-nox	# make bench
 )
 
 missing=()

@@ -1,17 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * User-space benchmark of the module's ChaCha code: chacha_crypt_impl() for
- * every implementation the CPU runs, each SIMD core alone, and, in the same
- * run, the kernel's own x86-64 ChaCha assembly driven the way the kernel's
- * chacha_dosimd() drives it.  It prints TSC cycles; it checks nothing
- * (beyond a warning when two implementations disagree, which would make
- * their numbers meaningless).
+ * User-space benchmark of what the module runs, beside every peer:
+ *
+ *   module-<impl>        chacha_crypt_request(), the module's request path,
+ *                        for every implementation the CPU runs, with the
+ *                        scalar/SIMD choices chacha_calibrate() makes here
+ *                        and --fpu-cost F cycles charged per SIMD section
+ *   core-<impl>-<n>      each of the module's cores alone, one call
+ *   kernel-<tier>        the kernel's own chacha-{ssse3,avx2,avx512vl}
+ *                        assembly (linux-source-6.12), driven as the
+ *                        kernel's chacha_dosimd() drives it, F per section
+ *   openssl, openssl-noavx512, libsodium, libgcrypt
+ *                        Debian's libraries, F per 4 KiB as well
+ *
+ * It prints TSC cycles per byte, GB/s, ratios and TARGET lines, and writes
+ * Markdown, CSV and a PNG plot.  It checks nothing (beyond a warning when a
+ * subject disagrees with scalar C, which would make its numbers
+ * meaningless).
  *
  * Method: pinned to one CPU, page-aligned buffers, a warm-up per point,
  * then the best of many batches of calls, gathered in several passes over
- * all points with the implementations side by side at each length.  Each
- * batch sits between two short calibration loops and is redone when either
- * reads slow (the host takes throughput without showing steal time) or
+ * all points with the subjects side by side at each length.  Each batch
+ * sits between two short calibration loops and is redone when either reads
+ * slow (the host takes throughput without showing steal time) or
  * implausibly fast; each repetition moves the stack by 16 bytes so that no
  * single stack position decides the result through 4K aliasing.
  */
@@ -19,16 +30,19 @@
 #include <alloca.h>
 #include <getopt.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 
+#include <linux/compiler_attributes.h>
 #include <linux/kernel.h>
 
 #include "chacha20_core.h"
 #include "kernel_chacha.h"
+#include "peers.h"
 #include "testutil.h"
 
 #ifndef __x86_64__
@@ -39,18 +53,13 @@
 #define BENCH_NOINLINE	__attribute__((__noipa__))
 
 static const unsigned int bench_lens[] = {
-	16, 32, 64, 96, 128, 192, 256, 384, 512, 1024, 1500, 2048, 4096,
-	8192, 65536
+	16, 64, 128, 256, 512, 576, 1024, 1420, 4096, 16384, 65536
 };
 
-static const unsigned int bench_rounds[] = { 20, 12 };
-
 #define NLENS		ARRAY_SIZE(bench_lens)
-#define NROUNDS		ARRAY_SIZE(bench_rounds)
 #define MAX_LEN		65536
-
-/* fpu costs for which the crossover is always printed */
-static const unsigned int fpu_costs[] = { 0, 100, 300 };
+/* The kernel's skcipher walks a page at a time, one SIMD section each. */
+#define SECTION_BYTES	4096
 
 /* A batch of calls aims at this many TSC cycles, in at most this many calls. */
 #define BATCH_CYCLES	20000
@@ -81,9 +90,14 @@ struct kernel_core {
 	kernel_chacha_fn fn;
 };
 
+/* Kernel tiers need these, beyond CHACHA_CPU_* (checked with cpuid). */
+#define KNEEDS_SSSE3	BIT(0)
+#define KNEEDS_AVX2	BIT(1)
+#define KNEEDS_AVX512VL	BIT(2)	/* AVX512VL and AVX512BW, as the kernel asks */
+
 /*
- * The kernel's routines an ISA level uses, widest first and terminated by
- * an entry with .blocks == 0; .needs is in CHACHA_CPU_* bits.
+ * The kernel's routines of one tier, widest first and terminated by an
+ * entry with .blocks == 0, in the order chacha_dosimd() tries them.
  */
 struct kernel_impl {
 	const char *name;
@@ -92,69 +106,112 @@ struct kernel_impl {
 };
 
 static const struct kernel_impl kernel_impls[] = {
-	{ "kernel-ssse3", CHACHA_CPU_SSSE3, {
+	{ "kernel-ssse3", KNEEDS_SSSE3, {
 		{ 4, chacha_4block_xor_ssse3 },
 		{ 1, chacha_block_xor_ssse3 },
 	} },
-	{ "kernel-avx2", CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, {
+	{ "kernel-avx2", KNEEDS_SSSE3 | KNEEDS_AVX2, {
 		{ 8, chacha_8block_xor_avx2 },
 		{ 4, chacha_4block_xor_avx2 },
 		{ 2, chacha_2block_xor_avx2 },
 		{ 1, chacha_block_xor_ssse3 },
 	} },
+	{ "kernel-avx512vl", KNEEDS_SSSE3 | KNEEDS_AVX2 | KNEEDS_AVX512VL, {
+		{ 8, chacha_8block_xor_avx512vl },
+		{ 4, chacha_4block_xor_avx512vl },
+		{ 2, chacha_2block_xor_avx512vl },
+	} },
 };
 
+enum kind { MODULE, KERNEL, PEER, CORE, KCORE };
+
 /*
- * Something measured: a whole-request path (chacha_crypt_impl() or the
- * kernel's ladder) over every length, or one core alone over its stride.
+ * Something measured: a request path (the module's, the kernel's, a
+ * library) over every length, or one core alone over its stride.
  */
 struct subject {
-	char name[32];
+	char name[40];
+	enum kind kind;
 	void (*call)(const struct subject *s, u32 *state, u8 *dst,
-		     const u8 *src, unsigned int len, unsigned int nrounds);
+		     const u8 *src, unsigned int len);
 	const struct chacha_impl *impl;
 	const struct kernel_impl *kimpl;
+	unsigned int peer;
 	chacha_core_fn core;
 	kernel_chacha_fn kcore;
 	unsigned int core_bytes;	/* a core: the bytes one call XORs */
-	bool simd;			/* a request path that uses SIMD */
-	struct point res[NROUNDS][NLENS];	/* a core: res[r][0] */
+	struct chacha_calibration cal;	/* a module row: its choices */
+	struct point res[NLENS];	/* a core: res[0] */
 };
 
-#define MAX_SUBJECTS	32
+#define MAX_SUBJECTS	64
 
 static struct subject subjects[MAX_SUBJECTS];
 static unsigned int nsubjects;
 
 static u32 bench_state[CHACHA_STATE_WORDS];
+static u8 bench_key[CHACHA_KEY_BYTES];
+static const u8 bench_iv[CHACHA_IV_BYTES] = { 1, 0, 0, 0, 9, 9, 9, 9 };
 static u8 *src_buf, *dst_buf;
 
 static u64 timer_overhead;
 static u64 calib_lo, calib_hi = ~0ULL;	/* readings outside: not full speed */
+static double tsc_hz, core_hz;
 
 static unsigned int opt_reps = 512;
 static unsigned int opt_slack = 5;
-static unsigned int opt_fpu_cost;
+static unsigned int opt_fpu_cost = 100;
+static unsigned int opt_rounds = 20;
 static int opt_cpu = -1;
-static const char *opt_csv;
-static const char *opt_png;
+static int opt_scalar_max = -1, opt_scalar_tail = -1;	/* -1: calibrate */
+static const char *opt_csv, *opt_png, *opt_md, *opt_commit;
+static FILE *md_file;
+
+static inline u64 tsc_read(void);
+
+/* ---- the environment's SIMD section, charged ---- */
+
+/*
+ * chacha_crypt_request() brackets each SIMD section with these; the
+ * harness's weak no-op versions (tests/testutil.c) give way to these.
+ * The section costs opt_fpu_cost TSC cycles, spent on entry.
+ */
+static void fpu_charge(void)
+{
+	u64 t0;
+
+	if (!opt_fpu_cost)
+		return;
+	t0 = tsc_read();
+	while (tsc_read() - t0 < opt_fpu_cost)
+		;
+}
+
+void chacha_simd_begin(void)
+{
+	fpu_charge();
+}
+
+void chacha_simd_end(void)
+{
+}
 
 /* ---- the kernel's ladder ---- */
 
 /*
- * What the kernel's chacha_dosimd() does with one ISA level's routines:
- * whole strides of the widest, then one call of the narrowest routine whose
- * next narrower one would not cover the rest (that call handles the partial
- * tail itself); state[12] advances by the blocks begun.
+ * What the kernel's chacha_dosimd() does with one tier's routines: whole
+ * strides of the widest, then one call of the narrowest routine whose
+ * next narrower one would not cover the rest (that call handles the
+ * partial tail itself); state[12] advances by the blocks begun.
  */
-static void kernel_crypt(const struct kernel_impl *k, u32 *state, u8 *dst,
-			 const u8 *src, unsigned int len, unsigned int nrounds)
+static void kernel_dosimd(const struct kernel_impl *k, u32 *state, u8 *dst,
+			  const u8 *src, unsigned int len)
 {
 	const struct kernel_core *c = k->cores;
 	unsigned int stride = c->blocks * CHACHA_BLOCK_BYTES;
 
 	while (len >= stride) {
-		c->fn(state, dst, src, len, nrounds);
+		c->fn(state, dst, src, len, opt_rounds);
 		state[12] += c->blocks;
 		dst += stride;
 		src += stride;
@@ -164,7 +221,7 @@ static void kernel_crypt(const struct kernel_impl *k, u32 *state, u8 *dst,
 		unsigned int next = c[1].blocks * CHACHA_BLOCK_BYTES;
 
 		if (len > next) {
-			c->fn(state, dst, src, len, nrounds);
+			c->fn(state, dst, src, len, opt_rounds);
 			state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
 			return;
 		}
@@ -173,40 +230,66 @@ static void kernel_crypt(const struct kernel_impl *k, u32 *state, u8 *dst,
 
 /* ---- the calls measured ---- */
 
-static void call_impl(const struct subject *s, u32 *state, u8 *dst,
-		      const u8 *src, unsigned int len, unsigned int nrounds)
+static void call_module(const struct subject *s, u32 *state, u8 *dst,
+			const u8 *src, unsigned int len)
 {
-	chacha_crypt_impl(s->impl, state, dst, src, len, nrounds);
+	chacha_scalar_max_bytes = s->cal.scalar_max_bytes;
+	chacha_scalar_tail_bytes = s->cal.scalar_tail_bytes;
+	chacha_crypt_request(s->impl, state, dst, src, len, opt_rounds, true);
 }
 
+/* The kernel's skcipher: a SIMD section per walk step (a page). */
 static void call_kernel(const struct subject *s, u32 *state, u8 *dst,
-			const u8 *src, unsigned int len, unsigned int nrounds)
+			const u8 *src, unsigned int len)
 {
-	kernel_crypt(s->kimpl, state, dst, src, len, nrounds);
+	while (len) {
+		unsigned int n = min_t(unsigned int, len, SECTION_BYTES);
+
+		fpu_charge();
+		kernel_dosimd(s->kimpl, state, dst, src, n);
+		dst += n;
+		src += n;
+		len -= n;
+	}
+}
+
+/* A library, charged as if it ran in the kernel's sections. */
+static void call_peer(const struct subject *s, u32 *state, u8 *dst,
+		      const u8 *src, unsigned int len)
+{
+	unsigned int n;
+
+	for (n = 0; n < len; n += SECTION_BYTES)
+		fpu_charge();
+	peer_crypt(s->peer, dst, src, len);
 }
 
 static void call_core(const struct subject *s, u32 *state, u8 *dst,
-		      const u8 *src, unsigned int len, unsigned int nrounds)
+		      const u8 *src, unsigned int len)
 {
-	s->core(state, dst, src, nrounds);
+	s->core(state, dst, src, opt_rounds);
 }
 
 static void call_kcore(const struct subject *s, u32 *state, u8 *dst,
-		       const u8 *src, unsigned int len, unsigned int nrounds)
+		       const u8 *src, unsigned int len)
 {
-	s->kcore(state, dst, src, len, nrounds);
+	s->kcore(state, dst, src, len, opt_rounds);
 }
 
-static struct subject *add_subject(const char *name)
+static struct subject *add_subject(enum kind kind, const char *fmt, ...)
 {
 	struct subject *s;
+	va_list ap;
 
 	if (nsubjects == MAX_SUBJECTS) {
 		fprintf(stderr, "bench: too many subjects\n");
 		exit(1);
 	}
 	s = &subjects[nsubjects++];
-	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->kind = kind;
+	va_start(ap, fmt);
+	vsnprintf(s->name, sizeof(s->name), fmt, ap);
+	va_end(ap);
 	return s;
 }
 
@@ -215,31 +298,50 @@ static void add_core(const char *impl, unsigned int blocks, chacha_core_fn fn,
 		     kernel_chacha_fn kfn)
 {
 	struct subject *s;
-	char name[32];
 	unsigned int i;
 
 	for (i = 0; i < nsubjects; i++)
 		if ((fn && subjects[i].core == fn) ||
 		    (kfn && subjects[i].kcore == kfn))
 			return;
-	snprintf(name, sizeof(name), "%s/%u-block", impl, blocks);
-	s = add_subject(name);
-	s->core = fn;
-	s->kcore = kfn;
-	s->call = fn ? call_core : call_kcore;
+	if (fn) {
+		s = add_subject(CORE, "core-%s-%u", impl, blocks);
+		s->core = fn;
+		s->call = call_core;
+	} else {
+		s = add_subject(KCORE, "%s-%u", impl, blocks);
+		s->kcore = kfn;
+		s->call = call_kcore;
+	}
 	s->core_bytes = blocks * CHACHA_BLOCK_BYTES;
 }
 
-static void report_skip(const char *name, const char *missing)
+static bool kernel_runs(const struct kernel_impl *k, const char **missing)
 {
-	printf("skipping %s: the CPU lacks %s\n", name, missing);
+	__builtin_cpu_init();
+	if ((k->needs & KNEEDS_SSSE3) && !__builtin_cpu_supports("ssse3"))
+		*missing = "SSSE3";
+	else if ((k->needs & KNEEDS_AVX2) && !__builtin_cpu_supports("avx2"))
+		*missing = "AVX2";
+	else if ((k->needs & KNEEDS_AVX512VL) &&
+		 (!__builtin_cpu_supports("avx512vl") ||
+		  !__builtin_cpu_supports("avx512bw")))
+		*missing = "AVX512VL/BW";
+	else
+		return true;
+	return false;
+}
+
+static bool is_avx512(const struct subject *s)
+{
+	return s->kind == MODULE && !strncmp(s->impl->name, "avx512", 6);
 }
 
 static void build_subjects(void)
 {
+	const char *missing = "?";
 	const struct chacha_core *c;
 	const struct kernel_core *kc;
-	const char *missing = "?";
 	unsigned int i;
 	struct subject *s;
 
@@ -247,40 +349,47 @@ static void build_subjects(void)
 		const struct chacha_impl *impl = &chacha_impls[i];
 
 		if (!cpu_has_features(impl->needs, &missing)) {
-			report_skip(impl->name, missing);
+			printf("skipping module-%s: the CPU lacks %s\n",
+			       impl->name, missing);
 			continue;
 		}
-		s = add_subject(impl->name);
+		s = add_subject(MODULE, "module-%s", impl->name);
 		s->impl = impl;
-		s->call = call_impl;
-		s->simd = impl->cores[0].blocks != 0;
+		s->call = call_module;
 	}
 	for (i = 0; i < ARRAY_SIZE(kernel_impls); i++) {
 		const struct kernel_impl *k = &kernel_impls[i];
 
-		if (!cpu_has_features(k->needs, &missing)) {
-			report_skip(k->name, missing);
+		if (!kernel_runs(k, &missing)) {
+			printf("skipping %s: the CPU lacks %s\n", k->name,
+			       missing);
 			continue;
 		}
-		s = add_subject(k->name);
+		s = add_subject(KERNEL, "%s", k->name);
 		s->kimpl = k;
 		s->call = call_kernel;
-		s->simd = true;
+	}
+	if (opt_rounds == 20) {
+		peers_init(bench_key, bench_iv);
+		for (i = 0; peer_name(i); i++) {
+			s = add_subject(PEER, "%s", peer_name(i));
+			s->peer = i;
+			s->call = call_peer;
+		}
+	} else {
+		printf("skipping the libraries: they run 20 rounds only\n");
 	}
 
 	/* Then every core of those, alone. */
-	for (i = 0; i < chacha_nimpls; i++) {
-		if (!cpu_has_features(chacha_impls[i].needs, NULL))
-			continue;
-		for (c = chacha_impls[i].cores; c->blocks; c++)
-			add_core(chacha_impls[i].name, c->blocks, c->fn, NULL);
-	}
-	for (i = 0; i < ARRAY_SIZE(kernel_impls); i++) {
-		if (!cpu_has_features(kernel_impls[i].needs, NULL))
-			continue;
-		for (kc = kernel_impls[i].cores; kc->blocks; kc++)
-			add_core(kernel_impls[i].name, kc->blocks, NULL,
-				 kc->fn);
+	for (i = 0; i < nsubjects; i++) {
+		s = &subjects[i];
+		if (s->kind == MODULE)
+			for (c = s->impl->cores; c->blocks; c++)
+				add_core(s->impl->name, c->blocks, c->fn, NULL);
+		if (s->kind == KERNEL)
+			for (kc = s->kimpl->cores; kc->blocks; kc++)
+				add_core(s->kimpl->name, kc->blocks, NULL,
+					 kc->fn);
 	}
 }
 
@@ -350,7 +459,7 @@ static bool calib_ok(void)
 }
 
 static BENCH_NOINLINE u64 time_batch(const struct subject *s, unsigned int len,
-				     unsigned int nrounds, unsigned int n)
+				     unsigned int n)
 {
 	u32 state[CHACHA_STATE_WORDS];
 	unsigned int i;
@@ -359,34 +468,34 @@ static BENCH_NOINLINE u64 time_batch(const struct subject *s, unsigned int len,
 	memcpy(state, bench_state, sizeof(state));
 	t0 = tsc_read();
 	for (i = 0; i < n; i++)
-		s->call(s, state, dst_buf, src_buf, len, nrounds);
+		s->call(s, state, dst_buf, src_buf, len);
 	t1 = tsc_read();
 	return t1 - t0;
 }
 
 /* time_batch() with its frame (the state, any bounce buffer) moved down. */
 static BENCH_NOINLINE u64 time_batch_at(const struct subject *s,
-					unsigned int len, unsigned int nrounds,
-					unsigned int n, unsigned int rep)
+					unsigned int len, unsigned int n,
+					unsigned int rep)
 {
 	u8 *pad = alloca(16 * (rep % STACK_STEPS) + 1);
 
 	asm volatile("" : : "r" (pad) : "memory");
-	return time_batch(s, len, nrounds, n);
+	return time_batch(s, len, n);
 }
 
 /* Measure @reps batches and keep the best in @pt, which may hold one already. */
 static void measure(const struct subject *s, unsigned int len,
-		    unsigned int nrounds, unsigned int reps, struct point *pt)
+		    unsigned int reps, struct point *pt)
 {
 	u64 one = ~0ULL, best = ~0ULL, t, start;
 	unsigned int i, n, rep, redo;
 
 	start = tsc_read();
 	while (tsc_read() - start < WARM_CYCLES)
-		time_batch(s, len, nrounds, 1);
+		time_batch(s, len, 1);
 	for (i = 0; i < 8; i++) {
-		t = time_batch(s, len, nrounds, 1);
+		t = time_batch(s, len, 1);
 		if (t < one)
 			one = t;
 	}
@@ -397,7 +506,7 @@ static void measure(const struct subject *s, unsigned int len,
 		for (redo = 0; ; redo++) {
 			bool ok = calib_ok();
 
-			t = time_batch_at(s, len, nrounds, n, rep);
+			t = time_batch_at(s, len, n, rep);
 			if (calib_ok() && ok)
 				break;
 			if (redo == MAX_REDO) {
@@ -422,7 +531,7 @@ static void measure_overhead(void)
 
 	timer_overhead = ~0ULL;
 	for (i = 0; i < 1000; i++) {
-		t = time_batch(s, 0, 20, 0);
+		t = time_batch(s, 0, 0);
 		if (t < timer_overhead)
 			timer_overhead = t;
 	}
@@ -433,6 +542,11 @@ static int cmp_u64(const void *a, const void *b)
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+static double elapsed_ns(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1e9 + (b->tv_nsec - a->tv_nsec);
 }
 
 /*
@@ -449,13 +563,52 @@ static void warm_up(void)
 	do {
 		calib_once();
 		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) * 1000000000L +
-		 (t.tv_nsec - t0.tv_nsec) < WARM_NS);
+	} while (elapsed_ns(&t0, &t) < WARM_NS);
 	for (i = 0; i < CALIB_READINGS; i++)
 		readings[i] = calib_once();
 	qsort(readings, CALIB_READINGS, sizeof(readings[0]), cmp_u64);
 	calib_lo = readings[CALIB_READINGS / 100];
 	calib_hi = readings[CALIB_READINGS / 10] * (100 + opt_slack) / 100;
+}
+
+/* A chain of dependent adds: one core clock each. */
+static void add_chain(unsigned long n)
+{
+	asm volatile("1:\n\t"
+		     "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+		     "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+		     "sub $9, %0\n\t"
+		     "jnz 1b"
+		     : "+r" (n) : : "cc");
+}
+
+/*
+ * The TSC rate and the core clock, from the wall clock: the best of many
+ * short readings of the TSC, and of a chain of dependent adds, which runs
+ * at one add per core clock.  Short, so that some fall between the other
+ * work this CPU is shared with.
+ */
+static void measure_clocks(void)
+{
+	const unsigned long iters = 200000;	/* 9 adds each */
+	struct timespec a, b;
+	unsigned int i;
+	u64 t0, t1;
+	double hz;
+
+	for (i = 0; i < 200; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		t0 = tsc_read();
+		add_chain(iters);
+		t1 = tsc_read();
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		hz = (t1 - t0) / elapsed_ns(&a, &b) * 1e9;
+		if (hz > tsc_hz)
+			tsc_hz = hz;
+		hz = 9.0 * iters / elapsed_ns(&a, &b) * 1e9;
+		if (hz > core_hz)
+			core_hz = hz;
+	}
 }
 
 /* ---- set-up ---- */
@@ -497,13 +650,11 @@ static u8 *page_buffer(void)
 
 static void setup_buffers(void)
 {
-	static const u8 iv[CHACHA_IV_BYTES] = { 1, 0, 0, 0, 9, 9, 9, 9 };
-	u32 key[CHACHA_KEY_BYTES / 4];
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(key); i++)
-		key[i] = 0x01010101 * (i + 1);
-	chacha_init_state(bench_state, key, iv);
+	for (i = 0; i < CHACHA_KEY_BYTES; i++)
+		bench_key[i] = (i / 4 + 1) * 0x01;
+	chacha_setup(bench_state, bench_key, bench_iv);
 
 	src_buf = page_buffer();
 	dst_buf = page_buffer();
@@ -512,9 +663,40 @@ static void setup_buffers(void)
 	memset(dst_buf, 0, MAX_LEN);
 }
 
+static u64 clock_tsc(void)
+{
+	return tsc_read();
+}
+
 /*
- * Numbers of an implementation that computes something else mean nothing:
- * compare every subject with scalar once, and say so if they differ.
+ * What the module does at load, here: chacha_calibrate() for each
+ * implementation, with this benchmark's charged SIMD section.
+ */
+static void calibrate_modules(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nsubjects; i++) {
+		struct subject *s = &subjects[i];
+		struct chacha_calibration best;
+		unsigned int k;
+
+		if (s->kind != MODULE)
+			continue;
+		/* As in the kernel, the first readings warm up; keep the last. */
+		for (k = 0; k < 3; k++)
+			chacha_calibrate(s->impl, clock_tsc, &best);
+		if (opt_scalar_max >= 0)
+			best.scalar_max_bytes = opt_scalar_max;
+		if (opt_scalar_tail >= 0)
+			best.scalar_tail_bytes = opt_scalar_tail;
+		s->cal = best;
+	}
+}
+
+/*
+ * Numbers of a subject that computes something else mean nothing: compare
+ * every subject with scalar C once, and say so if they differ.
  */
 static void cross_check(void)
 {
@@ -530,10 +712,10 @@ static void cross_check(void)
 			memcpy(st_want, bench_state, sizeof(st_want));
 			memcpy(st, bench_state, sizeof(st));
 			chacha_crypt_impl(&chacha_impls[0], st_want, want,
-					  src_buf, len, 20);
+					  src_buf, len, opt_rounds);
 			memset(dst_buf, 0, MAX_LEN);
-			s->call(s, st, dst_buf, src_buf, len, 20);
-			if (s->core_bytes)
+			s->call(s, st, dst_buf, src_buf, len);
+			if (s->core_bytes || s->kind == PEER)
 				st[12] = st_want[12];
 			if (memcmp(dst_buf, want, len) ||
 			    memcmp(st, st_want, sizeof(st))) {
@@ -548,209 +730,344 @@ static void cross_check(void)
 	if (bad)
 		printf("WARNING: the numbers of those mean nothing\n");
 	else
-		printf("cross-check: every implementation matches scalar\n");
+		printf("cross-check: every subject matches scalar C\n");
 	free(want);
 }
 
 /* ---- output ---- */
+
+/* To stdout and, with --md, to the Markdown file: the same text. */
+static __printf(1, 2) void out(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (md_file) {
+		va_start(ap, fmt);
+		vfprintf(md_file, fmt, ap);
+		va_end(ap);
+	}
+}
 
 static const struct subject *find_subject(const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < nsubjects; i++)
-		if (!subjects[i].core_bytes && !strcmp(subjects[i].name, name))
+		if (!strcmp(subjects[i].name, name))
 			return &subjects[i];
 	return NULL;
 }
 
-static int col_width(const struct subject *s)
+static bool is_request(const struct subject *s)
 {
-	int w = strlen(s->name) + 2;
-
-	return w < 10 ? 10 : w;
+	return s->kind == MODULE || s->kind == KERNEL || s->kind == PEER;
 }
 
-static void print_table(unsigned int r, bool per_byte)
+static double per_byte(const struct subject *s, unsigned int l)
 {
-	unsigned int i, l;
+	return s->res[l].cycles / bench_lens[l];
+}
 
-	printf("\n%u rounds, TSC cycles per %s\n", bench_rounds[r],
-	       per_byte ? "byte" : "call");
-	printf("%7s", "bytes");
+static double gbps(double cycles_per_byte)
+{
+	return cycles_per_byte > 0 ? tsc_hz / cycles_per_byte / 1e9 : 0;
+}
+
+static void table_head(const char *first)
+{
+	unsigned int i;
+
+	out("| %s |", first);
 	for (i = 0; i < nsubjects; i++)
-		if (!subjects[i].core_bytes)
-			printf("%*s", col_width(&subjects[i]), subjects[i].name);
-	printf("\n");
-	for (l = 0; l < NLENS; l++) {
-		printf("%7u", bench_lens[l]);
-		for (i = 0; i < nsubjects; i++) {
-			const struct subject *s = &subjects[i];
-			double c = s->res[r][l].cycles;
-
-			if (s->core_bytes)
-				continue;
-			if (per_byte)
-				printf("%*.2f", col_width(s), c / bench_lens[l]);
-			else
-				printf("%*.0f", col_width(s), c);
-		}
-		printf("\n");
-	}
+		if (is_request(&subjects[i]))
+			out(" %s |", subjects[i].name);
+	out("\n|---:|");
+	for (i = 0; i < nsubjects; i++)
+		if (is_request(&subjects[i]))
+			out("---:|");
+	out("\n");
 }
 
-static void print_cores(void)
+static void print_tables(void)
 {
-	unsigned int i, r;
+	unsigned int i, l, t;
 
-	printf("\nEach core alone, one call over its stride: TSC cycles per call (per byte)\n");
-	printf("%-24s%7s", "core", "bytes");
-	for (r = 0; r < NROUNDS; r++)
-		printf("   %9u rounds", bench_rounds[r]);
-	printf("\n");
+	for (t = 0; t < 2; t++) {
+		out("\n### %s, %u rounds\n\n", t ? "GB/s (from the TSC rate)" :
+		    "TSC cycles per byte", opt_rounds);
+		table_head("bytes");
+		for (l = 0; l < NLENS; l++) {
+			out("| %u |", bench_lens[l]);
+			for (i = 0; i < nsubjects; i++) {
+				const struct subject *s = &subjects[i];
+
+				if (!is_request(s))
+					continue;
+				if (t)
+					out(" %.2f |", gbps(per_byte(s, l)));
+				else
+					out(" %.2f |", per_byte(s, l));
+			}
+			out("\n");
+		}
+	}
+
+	out("\n### Each core alone, one call over its stride\n\n");
+	out("| core | bytes | cycles per call | cycles per byte |\n");
+	out("|---|---:|---:|---:|\n");
 	for (i = 0; i < nsubjects; i++) {
 		const struct subject *s = &subjects[i];
 
-		if (!s->core_bytes)
-			continue;
-		printf("%-24s%7u", s->name, s->core_bytes);
-		for (r = 0; r < NROUNDS; r++)
-			printf("   %7.0f (%5.2f)", s->res[r][0].cycles,
-			       s->res[r][0].cycles / s->core_bytes);
-		printf("\n");
+		if (s->core_bytes)
+			out("| %s | %u | %.0f | %.2f |\n", s->name,
+			    s->core_bytes, s->res[0].cycles,
+			    s->res[0].cycles / s->core_bytes);
 	}
 }
 
-/* Ours against the kernel's, for each ISA level both have. */
+/* The kernel's best tier this CPU runs, or the best without AVX-512. */
+static const struct subject *kernel_best(bool avx512)
+{
+	const struct subject *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < nsubjects; i++)
+		if (subjects[i].kind == KERNEL &&
+		    (avx512 || !strstr(subjects[i].name, "avx512")))
+			best = &subjects[i];
+	return best;
+}
+
+/* The kernel's tier of the same ISA as a module row, if it has one. */
+static const struct subject *kernel_tier(const struct subject *m)
+{
+	char name[48];
+
+	if (is_avx512(m))
+		return find_subject("kernel-avx512vl");
+	snprintf(name, sizeof(name), "kernel-%s", m->impl->name);
+	return find_subject(name);
+}
+
+/* The module row the glue picks by default, leaving out AVX-512 ones. */
+static const struct subject *module_best(void)
+{
+	const struct subject *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < nsubjects; i++)
+		if (subjects[i].kind == MODULE && !is_avx512(&subjects[i]))
+			best = &subjects[i];
+	return best;
+}
+
+static void ratio_cell(const struct subject *a, const struct subject *b,
+		       unsigned int l)
+{
+	if (a && b && b->res[l].cycles > 0)
+		out(" %.3f |", a->res[l].cycles / b->res[l].cycles);
+	else
+		out(" |");
+}
+
+/*
+ * Each module row against the kernel's best tier, the kernel's tier of
+ * the same ISA and OpenSSL (native and without AVX-512), per call.
+ */
 static void print_ratios(void)
 {
-	const struct subject *ours[ARRAY_SIZE(kernel_impls)];
-	const struct subject *theirs[ARRAY_SIZE(kernel_impls)];
-	unsigned int i, l, r, n = 0;
+	const struct subject *kb = kernel_best(true);
+	const struct subject *os = find_subject("openssl");
+	const struct subject *osm = find_subject("openssl-noavx512");
+	const struct subject *cols[3 * MAX_SUBJECTS][2];
+	unsigned int i, l, n = 0;
 
-	for (i = 0; i < ARRAY_SIZE(kernel_impls); i++) {
-		const char *kname = kernel_impls[i].name;
-		const struct subject *k = find_subject(kname);
-		const struct subject *o = find_subject(strchr(kname, '-') + 1);
+	for (i = 0; i < nsubjects; i++) {
+		const struct subject *s = &subjects[i];
 
-		if (k && o) {
-			ours[n] = o;
-			theirs[n++] = k;
+		if (s->kind != MODULE || !s->impl->cores[0].blocks)
+			continue;
+		if (kb) {
+			cols[n][0] = s;
+			cols[n++][1] = kb;
+		}
+		if (kernel_tier(s) && kernel_tier(s) != kb) {
+			cols[n][0] = s;
+			cols[n++][1] = kernel_tier(s);
+		}
+		if (os) {
+			cols[n][0] = s;
+			cols[n++][1] = os;
+		}
+		if (osm) {
+			cols[n][0] = s;
+			cols[n++][1] = osm;
 		}
 	}
 	if (!n)
 		return;
-	printf("\nOurs / kernel's, cycles per call (below 1: ours is faster)\n");
-	printf("%7s", "bytes");
-	for (r = 0; r < NROUNDS; r++)
-		for (i = 0; i < n; i++)
-			printf("%10s/%-2u", ours[i]->name, bench_rounds[r]);
-	printf("\n");
+	out("\n### Ratios, cycles per call (below 1: ours is faster)\n\n");
+	out("| bytes |");
+	for (i = 0; i < n; i++)
+		out(" %s / %s |", cols[i][0]->name, cols[i][1]->name);
+	out("\n|---:|");
+	for (i = 0; i < n; i++)
+		out("---:|");
+	out("\n");
 	for (l = 0; l < NLENS; l++) {
-		printf("%7u", bench_lens[l]);
-		for (r = 0; r < NROUNDS; r++)
-			for (i = 0; i < n; i++)
-				printf("%13.3f", ours[i]->res[r][l].cycles /
-				       theirs[i]->res[r][l].cycles);
-		printf("\n");
+		out("| %u |", bench_lens[l]);
+		for (i = 0; i < n; i++)
+			ratio_cell(cols[i][0], cols[i][1], l);
+		out("\n");
 	}
 }
 
-/* Whether @s, charged @fpu cycles a call, beats scalar at length index @l. */
-static bool simd_wins(const struct subject *s, const struct subject *scalar,
-		      unsigned int r, unsigned int l, unsigned int fpu)
+static void print_calibration(void)
 {
-	return s->res[r][l].cycles + fpu < scalar->res[r][l].cycles;
-}
+	unsigned int i;
 
-static void print_crossover(void)
-{
-	const struct subject *scalar = find_subject(chacha_impls[0].name);
-	unsigned int costs[ARRAY_SIZE(fpu_costs) + 1];
-	unsigned int i, j, l, r, first, ncosts = ARRAY_SIZE(fpu_costs);
-	char cell[32];
-
-	if (!scalar)
-		return;
-	memcpy(costs, fpu_costs, sizeof(fpu_costs));
-	for (j = 0; j < ncosts && costs[j] != opt_fpu_cost; j++)
-		;
-	if (j == ncosts)
-		costs[ncosts++] = opt_fpu_cost;
-
-	printf("\nCrossover: the smallest measured length at which SIMD beats scalar, each\n"
-	       "SIMD call charged F more cycles for kernel_fpu_begin/end (--fpu-cost);\n"
-	       "\"-\": never; \"(loses at N)\": scalar wins again at the longer length N\n");
-#ifdef GLUE_SIMD_MIN_BYTES
-	printf("(chacha20_glue.c runs SIMD from CHACHA_SIMD_MIN_BYTES = %u bytes)\n",
-	       GLUE_SIMD_MIN_BYTES);
-#endif
-	printf("%-14s%7s", "", "rounds");
-	for (j = 0; j < ncosts; j++) {
-		snprintf(cell, sizeof(cell), "F=%u", costs[j]);
-		printf("%20s", cell);
-	}
-	printf("\n");
+	out("\n### The module's choices (chacha_calibrate(), F charged)\n\n");
+	out("| implementation | scalar C up to | last block in | scalar block |");
+	out(" SIMD block | SIMD block in its own section |\n");
+	out("|---|---:|---|---:|---:|---:|\n");
 	for (i = 0; i < nsubjects; i++) {
 		const struct subject *s = &subjects[i];
 
-		if (s->core_bytes || !s->simd)
+		if (s->kind != MODULE || !s->impl->cores[0].blocks)
 			continue;
-		for (r = 0; r < NROUNDS; r++) {
-			printf("%-14s%7u", s->name, bench_rounds[r]);
-			for (j = 0; j < ncosts; j++) {
-				for (l = 0; l < NLENS; l++)
-					if (simd_wins(s, scalar, r, l, costs[j]))
-						break;
-				if (l == NLENS) {
-					printf("%20s", "-");
-					continue;
-				}
-				first = l;
-				for (; l < NLENS; l++)
-					if (!simd_wins(s, scalar, r, l, costs[j]))
-						break;
-				if (l < NLENS)
-					snprintf(cell, sizeof(cell),
-						 " %u (loses at %u)",
-						 bench_lens[first],
-						 bench_lens[l]);
-				else
-					snprintf(cell, sizeof(cell), "%u",
-						 bench_lens[first]);
-				printf("%20s", cell);
-			}
-			printf("\n");
+		out("| %s | %u B | %s | %llu | %llu | %llu |\n", s->impl->name,
+		    s->cal.scalar_max_bytes,
+		    s->cal.scalar_tail_bytes ? "scalar C" : "a core",
+		    (unsigned long long)s->cal.scalar_block,
+		    (unsigned long long)s->cal.simd_block,
+		    (unsigned long long)s->cal.simd_request_block);
+	}
+}
+
+/* The largest ratio a / b over lengths from @minlen; its length in @at. */
+static double worst_ratio(const struct subject *a, const struct subject *b,
+			  unsigned int minlen, unsigned int *at)
+{
+	double worst = 0, r;
+	unsigned int l;
+
+	for (l = 0; l < NLENS; l++) {
+		if (bench_lens[l] < minlen)
+			continue;
+		r = a->res[l].cycles / b->res[l].cycles;
+		if (r > worst) {
+			worst = r;
+			*at = bench_lens[l];
 		}
 	}
+	return worst;
+}
+
+static void target(const char *id, const struct subject *a,
+		   const struct subject *b, unsigned int minlen, double limit,
+		   const char *why)
+{
+	unsigned int at = 0;
+	double r;
+
+	if (!a || !b) {
+		out("TARGET %s: skipped (%s)\n", id, why);
+		return;
+	}
+	r = worst_ratio(a, b, minlen, &at);
+	out("TARGET %s %s/%s at %u..%u B (worst at %u B): %s %.3f (limit %.2f)\n",
+	    id, a->name, b->name, minlen, MAX_LEN, at,
+	    r <= limit ? "met" : "missed", r, limit);
+}
+
+/*
+ * Our best AVX-512 row against @b: the one implementation (not the best
+ * at each length) whose worst ratio from @minlen is lowest.
+ */
+static const struct subject *best_avx512(const struct subject *b,
+					 unsigned int minlen)
+{
+	const struct subject *best = NULL;
+	double r, best_r = 0;
+	unsigned int i, at;
+
+	for (i = 0; b && i < nsubjects; i++) {
+		if (!is_avx512(&subjects[i]))
+			continue;
+		r = worst_ratio(&subjects[i], b, minlen, &at);
+		if (!best || r < best_r) {
+			best = &subjects[i];
+			best_r = r;
+		}
+	}
+	return best;
+}
+
+static void print_targets(void)
+{
+	const struct subject *ours = module_best();
+	const struct subject *os = find_subject("openssl-noavx512");
+	const struct subject *k512 = find_subject("kernel-avx512vl");
+	const struct subject *osn = find_subject("openssl");
+	const char *no512 = "no avx512 implementation";
+	unsigned int i;
+	bool any512 = false;
+
+	for (i = 0; i < nsubjects; i++)
+		any512 |= is_avx512(&subjects[i]);
+	if (!os)
+		os = osn;
+
+	out("\n### Targets (issue 6, issue 7), F = %u charged to both sides\n\n",
+	    opt_fpu_cost);
+	out("```\n");
+	target("6.1", ours, kernel_best(false), bench_lens[0], 1.00,
+	       "no kernel tier or module row");
+	target("6.2", ours, os, 256, 1.00, "no OpenSSL");
+	target("6.3", find_subject("module-sse2"), find_subject("module-ssse3"),
+	       512, 1.25, "no SSE2 or SSSE3 row");
+	target("7.1", find_subject("module-ssse3"), find_subject("kernel-ssse3"),
+	       512, 0.85, "the CPU lacks SSSE3");
+	target("7.1", find_subject("module-avx2"), find_subject("kernel-avx2"),
+	       512, 0.85, "the CPU lacks AVX2");
+	target("7.2", best_avx512(k512, 512), k512, 512, 0.80,
+	       any512 ? "the CPU lacks AVX512VL" : no512);
+	target("7.2", best_avx512(osn, 512), osn, 512, 1.00,
+	       any512 ? "no OpenSSL" : no512);
+	out("```\n");
 }
 
 static void write_csv(const char *path)
 {
 	FILE *f = fopen(path, "w");
-	unsigned int i, l, r;
+	unsigned int i, l;
 
 	if (!f) {
 		perror(path);
 		return;
 	}
-	fprintf(f, "kind,name,rounds,bytes,cycles_per_call,cycles_per_byte,redone,forced\n");
+	fprintf(f, "kind,name,rounds,fpu_cost,bytes,cycles_per_call,%s\n",
+		"cycles_per_byte,gb_per_s,redone,forced");
 	for (i = 0; i < nsubjects; i++) {
 		const struct subject *s = &subjects[i];
+		static const char * const kinds[] = {
+			[MODULE] = "module", [KERNEL] = "kernel",
+			[PEER] = "library", [CORE] = "core", [KCORE] = "core",
+		};
 
-		for (r = 0; r < NROUNDS; r++) {
-			for (l = 0; l < NLENS; l++) {
-				const struct point *p = &s->res[r][l];
-				unsigned int len = s->core_bytes ?: bench_lens[l];
+		for (l = 0; l < NLENS; l++) {
+			const struct point *p = &s->res[l];
+			unsigned int len = s->core_bytes ?: bench_lens[l];
 
-				fprintf(f, "%s,%s,%u,%u,%.1f,%.4f,%u,%u\n",
-					s->core_bytes ? "core" : "crypt",
-					s->name, bench_rounds[r], len,
-					p->cycles, p->cycles / len, p->redone,
-					p->forced);
-				if (s->core_bytes)
-					break;
-			}
+			fprintf(f, "%s,%s,%u,%u,%u,%.1f,%.4f,%.3f,%u,%u\n",
+				kinds[s->kind], s->name, opt_rounds,
+				opt_fpu_cost, len, p->cycles, p->cycles / len,
+				gbps(p->cycles / len), p->redone, p->forced);
+			if (s->core_bytes)
+				break;
 		}
 	}
 	if (fclose(f))
@@ -759,84 +1076,88 @@ static void write_csv(const char *path)
 		printf("\nCSV: %s\n", path);
 }
 
-/* Ours solid, the kernel's dashed in the same colour. */
-static const char *plot_colour(const char *name)
+/* Ours solid, the kernel's dashed, the libraries dotted; a colour each. */
+static void plot_style(FILE *gp, const struct subject *s)
 {
-	static const char * const names[] = { "scalar", "sse2", "ssse3", "avx2" };
 	static const char * const colours[] = {
-		"black", "dark-green", "blue", "red", "dark-violet"
+		"black", "dark-green", "blue", "red", "dark-violet",
+		"dark-orange", "brown", "dark-cyan", "magenta", "olive",
+		"gray40", "dark-pink",
 	};
-	unsigned int i;
 
-	if (!strncmp(name, "kernel-", 7))
-		name += 7;
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(name, names[i]))
-			break;
-	return colours[i];
+	fprintf(gp, " lc rgb '%s' dt %d",
+		colours[(s - subjects) % ARRAY_SIZE(colours)],
+		s->kind == MODULE ? 1 : s->kind == KERNEL ? 2 : 3);
 }
 
-static void write_png(const char *path)
+static void write_png(const char *path, const char *model)
 {
+	const struct subject *kb = kernel_best(true);
 	FILE *gp = popen("gnuplot", "w");
-	unsigned int i, l, r;
+	unsigned int i, l, col;
+	bool first;
 	int status;
 
 	if (!gp) {
 		perror("bench: gnuplot");
 		return;
 	}
-	fprintf(gp, "set terminal pngcairo size 1000,1300 font ',10'\n");
+	fprintf(gp, "set terminal pngcairo size 800,960 font ',8'\n");
 	fprintf(gp, "set output '%s'\n", path);
-	fprintf(gp, "set multiplot layout 2,1 title 'ChaCha, TSC cycles per byte %s'\n",
-		"(solid: ours, dashed: the kernel''s assembly)");
-	fprintf(gp, "set logscale xy 2\nset grid xtics ytics mytics\n");
-	fprintf(gp, "set xlabel 'bytes per call'\nset ylabel 'TSC cycles per byte'\n");
+	fprintf(gp, "set multiplot layout 2,1 title \"ChaCha%u on %s, F = %u; %s\" noenhanced\n",
+		opt_rounds, model, opt_fpu_cost,
+		"solid: ours (module-*), dashed: the kernel's, dotted: libraries");
+	fprintf(gp, "set logscale x 2\nset grid xtics ytics\n");
+	fprintf(gp, "set xlabel 'bytes per request'\n");
 	fprintf(gp, "set xtics (");
 	for (l = 0; l < NLENS; l++)
 		fprintf(gp, "%s%u", l ? ", " : "", bench_lens[l]);
-	fprintf(gp, ") rotate by -45\nset xrange [%u:%u]\n", bench_lens[0] * 3 / 4,
-		MAX_LEN * 3 / 2);
-	fprintf(gp, "set key outside right top\n");
-#ifdef GLUE_SIMD_MIN_BYTES
-	/* Where chacha20_glue.c starts to use SIMD. */
-	fprintf(gp, "set arrow from %u, graph 0 to %u, graph 1 nohead dt 3\n",
-		GLUE_SIMD_MIN_BYTES, GLUE_SIMD_MIN_BYTES);
-	fprintf(gp, "set label 'CHACHA_SIMD_MIN_BYTES' noenhanced at %u, graph 0.97",
-		GLUE_SIMD_MIN_BYTES);
-	fprintf(gp, " rotate by 90 right font ',8' offset -0.6, 0\n");
-#endif
-	for (r = 0; r < NROUNDS; r++) {
-		fprintf(gp, "$d%u << EOD\n", bench_rounds[r]);
-		for (l = 0; l < NLENS; l++) {
-			fprintf(gp, "%u", bench_lens[l]);
-			for (i = 0; i < nsubjects; i++)
-				if (!subjects[i].core_bytes)
-					fprintf(gp, " %.4f",
-						subjects[i].res[r][l].cycles /
-						bench_lens[l]);
-			fprintf(gp, "\n");
-		}
-		fprintf(gp, "EOD\n");
-	}
-	for (r = 0; r < NROUNDS; r++) {
-		unsigned int col = 2;
-
-		fprintf(gp, "set title '%u rounds'\nplot ", bench_rounds[r]);
-		for (i = 0; i < nsubjects; i++) {
-			const struct subject *s = &subjects[i];
-
-			if (s->core_bytes)
-				continue;
-			fprintf(gp, "%s$d%u using 1:%u with linespoints lw 2",
-				col > 2 ? ", " : "", bench_rounds[r], col);
-			fprintf(gp, " lc rgb '%s' dt %d title '%s'",
-				plot_colour(s->name), s->kimpl ? 2 : 1,
-				s->name);
-			col++;
-		}
+	fprintf(gp, ") rotate by -45\nset xrange [%u:%u]\n",
+		bench_lens[0] * 3 / 4, MAX_LEN * 3 / 2);
+	fprintf(gp, "set key outside right top noenhanced\n");
+	fprintf(gp, "$d << EOD\n");
+	for (l = 0; l < NLENS; l++) {
+		fprintf(gp, "%u", bench_lens[l]);
+		for (i = 0; i < nsubjects; i++)
+			if (is_request(&subjects[i]))
+				fprintf(gp, " %.4f %.4f", per_byte(&subjects[i], l),
+					kb ? subjects[i].res[l].cycles /
+					kb->res[l].cycles : 0);
 		fprintf(gp, "\n");
 	}
+	fprintf(gp, "EOD\n");
+
+	fprintf(gp, "set logscale y 2\nset ylabel 'TSC cycles per byte'\n");
+	fprintf(gp, "set title 'TSC cycles per byte'\nplot ");
+	for (i = 0, col = 2; i < nsubjects; i++) {
+		if (!is_request(&subjects[i]))
+			continue;
+		fprintf(gp, "%s$d using 1:%u with linespoints lw 2",
+			col > 2 ? ", " : "", col);
+		plot_style(gp, &subjects[i]);
+		fprintf(gp, " title '%s'", subjects[i].name);
+		col += 2;
+	}
+	fprintf(gp, "\n");
+
+	fprintf(gp, "unset logscale y\nset ylabel 'ratio'\nset yrange [0.4:2]\n");
+	fprintf(gp, "set title \"cycles per request / %s's (below 1: faster)\" noenhanced\nplot ",
+		kb ? kb->name : "none");
+	for (i = 0, col = 3, first = true; i < nsubjects; i++) {
+		if (!is_request(&subjects[i]))
+			continue;
+		if ((subjects[i].kind == MODULE &&
+		     subjects[i].impl->cores[0].blocks) ||
+		    subjects[i].kind == KERNEL) {
+			fprintf(gp, "%s$d using 1:%u with linespoints lw 2",
+				first ? "" : ", ", col);
+			first = false;
+			plot_style(gp, &subjects[i]);
+			fprintf(gp, " title '%s'", subjects[i].name);
+		}
+		col += 2;
+	}
+	fprintf(gp, ", 1 with lines lc rgb 'black' dt 3 notitle\n");
 	fprintf(gp, "unset multiplot\n");
 	status = pclose(gp);
 	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status))
@@ -866,6 +1187,23 @@ static void cpu_model(char *buf, size_t size)
 	fclose(f);
 }
 
+/* Family, model and stepping: "AMD EPYC" alone does not say which Zen. */
+static void cpu_signature(char *buf, size_t size)
+{
+	unsigned int eax, ebx, ecx, edx, family, model;
+
+	asm volatile("cpuid" : "=a" (eax), "=b" (ebx), "=c" (ecx), "=d" (edx)
+		     : "a" (1), "c" (0));
+	family = (eax >> 8) & 0xf;
+	model = (eax >> 4) & 0xf;
+	if (family == 0xf)
+		family += (eax >> 20) & 0xff;
+	if (family >= 6)
+		model |= ((eax >> 16) & 0xf) << 4;
+	snprintf(buf, size, "family 0x%x model 0x%x stepping %u", family,
+		 model, eax & 0xf);
+}
+
 /* The one-minute load average: other work on the VM shows in the numbers. */
 static double load_average(void)
 {
@@ -888,12 +1226,19 @@ static void print_help(FILE *f)
 		"  --slack PCT     redo a batch when a calibration reads more than PCT%%\n"
 		"                  slower than the 10th percentile at start-up\n"
 		"                  (default 5)\n"
-		"  --fpu-cost C    TSC cycles of a kernel_fpu_begin/end pair, added to\n"
-		"                  every SIMD call for the crossover (default 0; 0, 100\n"
-		"                  and 300 are always shown)\n"
+		"  --fpu-cost F    TSC cycles charged per SIMD section: per\n"
+		"                  chacha_simd_begin() of the module's path, per 4 KiB\n"
+		"                  step of the kernel's and the libraries' (default 100)\n"
+		"  --rounds N      20 (default) or 12; the libraries run 20 only\n"
+		"  --scalar-max N, --scalar-tail N\n"
+		"                  override chacha_calibrate()'s choices for module-*\n"
+		"                  (e.g. 0 and 0: SIMD for everything, as on a CPU\n"
+		"                  with slow scalar C)\n"
 		"  --cpu N         the CPU to pin to (default: the last one allowed)\n"
+		"  --commit ID     the commit measured, for the Markdown\n"
 		"  --csv FILE      write every point as CSV\n"
-		"  --png FILE      plot cycles per byte with gnuplot\n");
+		"  --md FILE       write the tables as Markdown\n"
+		"  --png FILE      plot cycles per byte and ratios with gnuplot\n");
 }
 
 static unsigned int parse_uint(const char *opt, const char *arg)
@@ -914,8 +1259,13 @@ static void parse_args(int argc, char **argv)
 		{ "reps", required_argument, NULL, 'r' },
 		{ "slack", required_argument, NULL, 's' },
 		{ "fpu-cost", required_argument, NULL, 'f' },
+		{ "rounds", required_argument, NULL, 'n' },
+		{ "scalar-max", required_argument, NULL, 'x' },
+		{ "scalar-tail", required_argument, NULL, 't' },
 		{ "cpu", required_argument, NULL, 'c' },
+		{ "commit", required_argument, NULL, 'g' },
 		{ "csv", required_argument, NULL, 'o' },
+		{ "md", required_argument, NULL, 'm' },
 		{ "png", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -933,11 +1283,30 @@ static void parse_args(int argc, char **argv)
 		case 'f':
 			opt_fpu_cost = parse_uint("--fpu-cost", optarg);
 			break;
+		case 'n':
+			opt_rounds = parse_uint("--rounds", optarg);
+			if (opt_rounds != 20 && opt_rounds != 12) {
+				fprintf(stderr, "bench: --rounds 20 or 12\n");
+				exit(2);
+			}
+			break;
+		case 'x':
+			opt_scalar_max = parse_uint("--scalar-max", optarg);
+			break;
+		case 't':
+			opt_scalar_tail = parse_uint("--scalar-tail", optarg);
+			break;
 		case 'c':
 			opt_cpu = parse_uint("--cpu", optarg);
 			break;
+		case 'g':
+			opt_commit = optarg;
+			break;
 		case 'o':
 			opt_csv = optarg;
+			break;
+		case 'm':
+			opt_md = optarg;
 			break;
 		case 'p':
 			opt_png = optarg;
@@ -959,83 +1328,93 @@ static void parse_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	unsigned int i, l, r, pass, redone = 0, forced = 0, npoints = 0;
+	unsigned int i, l, pass, redone = 0, forced = 0, npoints = 0;
+	char model[128], sig[64];
 	struct timespec t0, t1;
-	char model[128];
 	double load;
 
 	parse_args(argc, argv);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	pin_cpu();
 	cpu_model(model, sizeof(model));
+	cpu_signature(sig, sizeof(sig));
 	setup_buffers();
 	build_subjects();
+	if (opt_md) {
+		md_file = fopen(opt_md, "w");
+		if (!md_file)
+			perror(opt_md);
+	}
 
-	printf("CPU %d: %s\n", opt_cpu, model);
-#ifdef KERNEL_ASM_FROM
-	printf("kernel assembly: %s\n", KERNEL_ASM_FROM);
-#endif
 	cross_check();
-
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	warm_up();
+	measure_clocks();
 	measure_overhead();
+	calibrate_modules();
 	/*
 	 * Several passes, each over everything and the subjects side by side
 	 * at each length, so that a slow spell of the host hits one pass of
 	 * many points rather than every batch of one.
 	 */
 	for (pass = 0; pass < PASSES; pass++) {
-		for (r = 0; r < NROUNDS; r++) {
-			for (l = 0; l < NLENS; l++) {
-				for (i = 0; i < nsubjects; i++) {
-					struct subject *s = &subjects[i];
+		for (l = 0; l < NLENS; l++) {
+			for (i = 0; i < nsubjects; i++) {
+				struct subject *s = &subjects[i];
 
-					if (s->core_bytes && l)
-						continue;
-					measure(s, s->core_bytes ?: bench_lens[l],
-						bench_rounds[r], opt_reps / PASSES,
-						&s->res[r][l]);
-				}
+				if (s->core_bytes && l)
+					continue;
+				measure(s, s->core_bytes ?: bench_lens[l],
+					opt_reps / PASSES, &s->res[l]);
 			}
 		}
 	}
 	for (i = 0; i < nsubjects; i++) {
-		for (r = 0; r < NROUNDS; r++) {
-			for (l = 0; l < NLENS; l++) {
-				redone += subjects[i].res[r][l].redone;
-				forced += subjects[i].res[r][l].forced;
-				npoints++;
-				if (subjects[i].core_bytes)
-					break;
-			}
+		for (l = 0; l < NLENS; l++) {
+			redone += subjects[i].res[l].redone;
+			forced += subjects[i].res[l].forced;
+			npoints++;
+			if (subjects[i].core_bytes)
+				break;
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-
-	printf("%u points, best of %u batches each, in %.1f s; timer overhead %llu cycles\n",
-	       npoints, opt_reps,
-	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-	       (unsigned long long)timer_overhead);
-	printf("calibration: %u batches redone (a reading outside %llu..%llu cycles),",
-	       redone, (unsigned long long)calib_lo,
-	       (unsigned long long)calib_hi);
-	printf(" %u taken anyway\n", forced);
 	load = load_average();
-	if (load > 0.5)
-		printf("note: load average %.1f: other work ran beside us, expect noise\n",
-		       load);
 
-	for (r = 0; r < NROUNDS; r++) {
-		print_table(r, true);
-		print_table(r, false);
-	}
-	print_cores();
+	out("## ChaCha%u: the module's request path beside the kernel's and the libraries'\n\n",
+	    opt_rounds);
+	out("- CPU %d: %s (%s); TSC %.3f GHz, core clock %.3f GHz (a chain of dependent adds)\n",
+	    opt_cpu, model, sig, tsc_hz / 1e9, core_hz / 1e9);
+	if (opt_commit)
+		out("- commit %s\n", opt_commit);
+	out("- command: `");
+	for (i = 0; i < (unsigned int)argc; i++)
+		out("%s%s", i ? " " : "", argv[i]);
+	out("`\n");
+#ifdef KERNEL_ASM_FROM
+	out("- the kernel's assembly: %s\n", KERNEL_ASM_FROM);
+#endif
+	out("- F = %u TSC cycles per SIMD section (--fpu-cost): %s\n", opt_fpu_cost,
+	    "per chacha_simd_begin() of module-*, per 4 KiB walk step of kernel-* and of the libraries");
+	out("- %u points, best of %u batches each, in %.1f s; timer overhead %llu cycles; ",
+	    npoints, opt_reps, elapsed_ns(&t0, &t1) / 1e9,
+	    (unsigned long long)timer_overhead);
+	out("%u batches redone (a calibration reading outside %llu..%llu cycles), ",
+	    redone, (unsigned long long)calib_lo,
+	    (unsigned long long)calib_hi);
+	out("%u taken anyway; load average %.1f\n", forced, load);
+
+	print_tables();
+	print_calibration();
 	print_ratios();
-	print_crossover();
+	print_targets();
+	if (md_file && fclose(md_file))
+		perror(opt_md);
+	if (opt_md)
+		printf("\nMarkdown: %s\n", opt_md);
 	if (opt_csv)
 		write_csv(opt_csv);
 	if (opt_png)
-		write_png(opt_png);
+		write_png(opt_png, model);
 	return 0;
 }

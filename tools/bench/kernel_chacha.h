@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Entry points of the kernel's own x86-64 ChaCha assembly,
- * arch/x86/crypto/chacha-{ssse3,avx2}-x86_64.S of linux-source-6.12,
+ * arch/x86/crypto/chacha-{ssse3,avx2,avx512vl}-x86_64.S of linux-source-6.12,
  * assembled at build time for comparison (the declarations follow
  * arch/x86/crypto/chacha_glue.c).  Each call XORs min(@len, its stride)
  * bytes of key stream, a partial last block included; the caller advances
@@ -26,5 +26,11 @@ asmlinkage void chacha_4block_xor_avx2(u32 *state, u8 *dst, const u8 *src,
 				       unsigned int len, int nrounds);
 asmlinkage void chacha_8block_xor_avx2(u32 *state, u8 *dst, const u8 *src,
 				       unsigned int len, int nrounds);
+asmlinkage void chacha_2block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
+					   unsigned int len, int nrounds);
+asmlinkage void chacha_4block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
+					   unsigned int len, int nrounds);
+asmlinkage void chacha_8block_xor_avx512vl(u32 *state, u8 *dst, const u8 *src,
+					   unsigned int len, int nrounds);
 
 #endif /* BENCH_KERNEL_CHACHA_H */

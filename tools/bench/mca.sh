@@ -46,8 +46,13 @@ ARM64_CPUS="neoverse-n1 cortex-a76 cortex-a72 cortex-a55"
 # its arm64 "4block" core runs a fifth block on the scalar ALUs, our
 # 6-block NEON core two.
 CORES="
+ours	x86	chacha20-sse2-x86_64.S		chacha20_1block_xor_sse2		1	2
+ours	x86	chacha20-sse2-x86_64.S		chacha20_2block_xor_sse2		2	2
 ours	x86	chacha20-sse2-x86_64.S		chacha20_4block_xor_sse2		4	2
+ours	x86	chacha20-ssse3-x86_64.S		chacha20_1block_xor_ssse3		1	2
+ours	x86	chacha20-ssse3-x86_64.S		chacha20_2block_xor_ssse3		2	2
 ours	x86	chacha20-ssse3-x86_64.S		chacha20_4block_xor_ssse3		4	2
+ours	x86	chacha20-avx2-x86_64.S		chacha20_2block_xor_avx2		2	2
 ours	x86	chacha20-avx2-x86_64.S		chacha20_4block_xor_avx2		4	2
 ours	x86	chacha20-avx2-x86_64.S		chacha20_8block_xor_avx2		8	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_8block_xor_part_avx512vl	8	2

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The libraries the benchmark compares with, behind one interface:
+ * OpenSSL (EVP_chacha20, natively and with its AVX-512 code masked off
+ * through OPENSSL_ia32cap), libsodium and libgcrypt, all from Debian's
+ * -dev packages.  Each call encrypts one message from the start of the
+ * key stream at the benchmark's IV, which is set per message.
+ */
+#ifndef BENCH_PEERS_H
+#define BENCH_PEERS_H
+
+#include <stdint.h>
+
+/*
+ * Set up every peer (20 rounds, the 16-byte IV in the kernel's layout:
+ * le32 counter, 12 nonce bytes); returns how many there are.
+ */
+unsigned int peers_init(const uint8_t *key, const uint8_t *iv);
+
+/* Peer @i: its name (the CSV name), or NULL past the last. */
+const char *peer_name(unsigned int i);
+
+/* XOR @len bytes of peer @i's key stream for the IV into @src, to @dst. */
+void peer_crypt(unsigned int i, uint8_t *dst, const uint8_t *src,
+		unsigned int len);
+
+#endif /* BENCH_PEERS_H */
