@@ -6,6 +6,7 @@
 #   make KDIR=<dir>       build against any kernel's headers
 #   make install          modules_install + depmod (as root)
 #   make check            every test: user space, both Debian kernels under QEMU
+#   make kunit            KUnit suites in debug kernels built here (part of check)
 #   make check-fast       the user-space harness and one VM boot
 #   make demo             boot Debian 12's kernel with the module and show it
 
@@ -40,7 +41,11 @@ modules-debian: deps
 	for k in 6.1 6.12; do CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k \
 		>/dev/null || exit 1; done
 
-check: deps test-user checkpatch modules-debian
+# KUnit on self-built debug kernels: x86-64 (AVX2, SSE2 only) and arm64.
+kunit: deps
+	bash tools/kunit/check-all.sh
+
+check: deps test-user checkpatch modules-debian kunit
 	bash tools/vm/check-all.sh
 
 check-fast: deps test-user
@@ -50,4 +55,4 @@ demo: deps
 	bash tools/vm/demo.sh
 
 .PHONY: all modules install clean deps test-user checkpatch modules-debian check \
-	check-fast demo
+	check-fast demo kunit

@@ -13,6 +13,8 @@ pkgs=(
 	qemu-system-x86
 	dwarves			# pahole: the 6.12 headers build BTF
 	ca-certificates
+	# tools/kernel, tools/kunit: debug kernels for x86-64 and arm64
+	bc bison flex libelf-dev ccache gcc-aarch64-linux-gnu qemu-system-arm python3
 )
 
 missing=()

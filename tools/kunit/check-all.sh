@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make kunit`: the KUnit suites on the debug kernels, x86-64 with AVX2
+# (-cpu max) and with SSE2 only (-cpu qemu64), and arm64 (-cpu max).
+# Prints kunit.py's summary for each; fails if any run fails.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+pin=(taskset -c 0,1 nice -n 10)
+t0=$(date +%s)
+pass=0 fail=0
+run() {
+	echo "=== KUnit: $*"
+	if "${pin[@]}" "$here/run.sh" "$@"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+}
+run --arch x86_64 --cpu max --expect scalar,sse2,ssse3,avx2
+run --arch x86_64 --cpu qemu64 --expect scalar,sse2
+run --arch arm64 --cpu max,pauth-impdef=on
+echo "KUnit runs: $pass passed, $fail failed ($(($(date +%s) - t0)) s)"
+[ $fail -eq 0 ]
