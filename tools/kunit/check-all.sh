@@ -7,6 +7,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck disable=SC2054 # a CPU list
 pin=(taskset -c 0,1 nice -n 10)
 t0=$(date +%s)
 pass=0 fail=0

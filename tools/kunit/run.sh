@@ -85,7 +85,7 @@ case $arch in
 x86_64) debarch=amd64 ;;
 arm64) debarch=arm64 ;;
 esac
-bb=$("$top/tools/debfetch.sh" -a $debarch get busybox-static)/bin/busybox
+bb=$("$top/tools/debfetch.sh" -a "$debarch" get busybox-static)/bin/busybox
 stage=$out/stage
 mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev"
 cp "$bb" "$stage/bin/busybox"
@@ -110,6 +110,7 @@ arm64)
 esac
 append="console=$console panic=-1 oops=panic cryptomgr.fuzz_iterations=$fuzz"
 append+=" kt_impls=$impls${expect:+ kt_expect=$expect}"
+# shellcheck disable=SC2054 # the commas are in QEMU options
 qemu+=(-accel tcg,thread=single -smp 2 -m 1G -nographic -no-reboot
 	-monitor none -serial "file:$out/console.log"
 	-kernel "$KIMAGE" -initrd "$out/initramfs.cpio.gz" -append "$append")
@@ -126,9 +127,12 @@ grep -q '^KT DONE' "$out/console.txt" || fail "the guest did not finish"
 grep '^KT impl' "$out/console.txt" >&2 || true
 grep -q '^KT selftest default ' "$out/console.txt" ||
 	fail "chacha20_simd did not load"
-if grep '^KT selftest' "$out/console.txt" | grep -v ' passed$' >&2; then
-	fail "crypto manager self-tests not passed"
-fi
+# Each of our drivers, every time it was registered, passed the crypto
+# manager's tests (its test larval shows "unknown" for a while).
+bad=$(grep '^KT selftest' "$out/console.txt" | awk '
+	{ seen[$3 " " $4] = 1 } $5 == "passed" { ok[$3 " " $4] = 1 }
+	END { for (k in seen) if (!(k in ok)) print k }')
+[ -z "$bad" ] || fail "crypto manager self-tests not passed: $bad"
 # Kernel reports: crypto manager failures, KASAN, lockdep, atomic sleep,
 # warnings, oopses; only the manager's own banner is allowed.
 if grep -nE 'alg: |BUG:|WARNING:|Oops|Kernel panic|KASAN|INFO: |Call Trace|sleeping function|scheduling while atomic|DEBUG_LOCKS_WARN_ON' \
@@ -137,15 +141,10 @@ if grep -nE 'alg: |BUG:|WARNING:|Oops|Kernel panic|KASAN|INFO: |Call Trace|sleep
 	fail "kernel reports (see $out/console.txt)"
 fi
 
-# The KUnit module's KTAP: from its first suite to its KT end marker, under
-# a header of our own (the kernel printed its own empty one at boot).
-awk '
-	/^KT kunit start/ { on = 1; next }
-	/^KT kunit end/ { on = 0 }
-	on && /^ *# Subtest: chacha20_simd/ { n++ }
-	on { body = body $0 "\n" }
-	END { printf "KTAP version 1\n1..%d\n%s", n, body }
-' "$out/console.txt" >"$out/ktap.txt"
+# The KUnit module's KTAP, between the markers (the kernel printed an
+# empty KTAP header of its own at boot).
+sed -n '/^KT kunit start/,/^KT kunit end/p' "$out/console.txt" |
+	sed '1d;$d' >"$out/ktap.txt"
 python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$out/ktap.txt" \
 	>"$out/kunit.txt" 2>&1 || fail "kunit.py parse: failures"
 summary=$(grep -E '^Testing complete\.' "$out/kunit.txt" || true)
@@ -153,7 +152,9 @@ grep -E 'FAILED|CRASHED|\[(FAILED|CRASHED)\]|# (ct_|chacha)' "$out/kunit.txt" >&
 [ -n "$summary" ] || fail "kunit.py printed no summary"
 ran=$(echo "$summary" | sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p')
 passed=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
-[ -n "$ran" ] && [ "$ran" -ge "$min" ] || fail "fewer than $min test cases"
+if [ -z "$ran" ] || [ "$ran" -lt "$min" ]; then
+	fail "fewer than $min test cases"
+fi
 [ "${passed:-x}" = "$ran" ] || fail "not every test passed"
 echo "KUNIT $arch cpu=$cpu: $summary (build $((t1 - t0)) s, VM $((t2 - t1)) s)"
 exit $status
