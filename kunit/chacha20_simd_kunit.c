@@ -56,6 +56,7 @@ static const struct ct_alg ct_algs[] = {
 struct ct_ctx {
 	const struct chacha_impl *prev;
 	const char *impl;
+	const char *loaded;	/* in the driver names */
 	struct crypto_skcipher *tfms[CT_MAX_TFMS];
 	unsigned int ntfms;
 	struct crypto_skcipher *ours[CT_NALGS];
@@ -89,11 +90,13 @@ static int ct_init(struct kunit *test)
 	if (!ctx)
 		return -ENOMEM;
 	test->priv = ctx;
-	ctx->impl = "-";
-	if (p) {
-		ctx->prev = chacha_test_set_impl(p);
-		ctx->impl = p->name;
-	}
+	/* The one in effect: chosen at load time, named by the drivers. */
+	ctx->prev = chacha_test_set_impl(chacha_test_impl(0));
+	ctx->loaded = ctx->prev->name;
+	if (!p)
+		p = ctx->prev;
+	chacha_test_set_impl(p);
+	ctx->impl = p->name;
 	return 0;
 }
 
@@ -103,8 +106,7 @@ static void ct_exit(struct kunit *test)
 
 	while (ctx->ntfms)
 		crypto_free_skcipher(ctx->tfms[--ctx->ntfms]);
-	if (ctx->prev)
-		chacha_test_set_impl(ctx->prev);
+	chacha_test_set_impl(ctx->prev);
 }
 
 static struct crypto_skcipher *ct_alloc(struct kunit *test, const char *name)
@@ -121,13 +123,20 @@ static struct crypto_skcipher *ct_alloc(struct kunit *test, const char *name)
 	return tfm;
 }
 
-/* Our driver by its plain name (highest priority), and the reference. */
+/*
+ * Our driver by its driver name (so that nothing else is tested should a
+ * plain name resolve elsewhere: ct_names checks that), and the reference.
+ */
 static struct crypto_skcipher *ct_ours(struct kunit *test, unsigned int a)
 {
 	struct ct_ctx *ctx = test->priv;
+	char name[CRYPTO_MAX_ALG_NAME];
 
-	if (!ctx->ours[a])
-		ctx->ours[a] = ct_alloc(test, ct_algs[a].name);
+	if (!ctx->ours[a]) {
+		snprintf(name, sizeof(name), "%s-%s-oot", ct_algs[a].name,
+			 ctx->loaded);
+		ctx->ours[a] = ct_alloc(test, name);
+	}
 	return ctx->ours[a];
 }
 
@@ -334,20 +343,14 @@ static void ct_names(struct kunit *test)
 	unsigned int a;
 
 	for (a = 0; a < CT_NALGS; a++) {
-		struct crypto_skcipher *tfm = ct_ours(test, a);
+		struct crypto_skcipher *tfm = ct_alloc(test, ct_algs[a].name);
 		struct crypto_skcipher *ref = ct_ref(test, a);
 		struct skcipher_alg *alg = crypto_skcipher_alg(tfm);
-		const char *drv = crypto_skcipher_driver_name(tfm);
-		size_t n = strlen(ct_algs[a].name);
 
 		KUNIT_EXPECT_STREQ(test, module_name(alg->base.cra_module),
 				   "chacha20_simd");
-		KUNIT_EXPECT_TRUE_MSG(test,
-				      !strncmp(drv, ct_algs[a].name, n) &&
-				      drv[n] == '-' &&
-				      strlen(drv) > n + 4 &&
-				      !strcmp(drv + strlen(drv) - 4, "-oot"),
-				      "driver name %s", drv);
+		KUNIT_EXPECT_STREQ(test, crypto_skcipher_driver_name(tfm),
+				   crypto_skcipher_driver_name(ct_ours(test, a)));
 		KUNIT_EXPECT_STREQ(test, crypto_skcipher_driver_name(ref),
 				   ct_algs[a].generic);
 		KUNIT_EXPECT_GT(test, alg->base.cra_priority,
@@ -402,25 +405,29 @@ static void ct_block_vector(struct kunit *test, struct crypto_skcipher *tfm,
 	kunit_kfree(test, buf);
 }
 
+/* By plain name, which must resolve to our driver. */
+static struct crypto_skcipher *ct_plain(struct kunit *test, unsigned int a)
+{
+	struct crypto_skcipher *tfm = ct_alloc(test, ct_algs[a].name);
+
+	KUNIT_ASSERT_STREQ(test, crypto_skcipher_driver_name(tfm),
+			   crypto_skcipher_driver_name(ct_ours(test, a)));
+	return tfm;
+}
+
 static void ct_rfc(struct kunit *test, bool by_driver)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(rfc_tv); i++) {
 		unsigned int a = ct_alg_of(&rfc_tv[i]);
-		struct crypto_skcipher *tfm = ct_ours(test, a);
 
-		if (by_driver)
-			tfm = ct_alloc(test, crypto_skcipher_driver_name(tfm));
-		ct_vector(test, tfm, &rfc_tv[i]);
+		ct_vector(test, by_driver ? ct_ours(test, a) :
+			  ct_plain(test, a), &rfc_tv[i]);
 	}
-	for (i = 0; i < ARRAY_SIZE(rfc_block_tv); i++) {
-		struct crypto_skcipher *tfm = ct_ours(test, 0);
-
-		if (by_driver)
-			tfm = ct_alloc(test, crypto_skcipher_driver_name(tfm));
-		ct_block_vector(test, tfm, &rfc_block_tv[i]);
-	}
+	for (i = 0; i < ARRAY_SIZE(rfc_block_tv); i++)
+		ct_block_vector(test, by_driver ? ct_ours(test, 0) :
+				ct_plain(test, 0), &rfc_block_tv[i]);
 }
 
 static void ct_rfc_by_name(struct kunit *test)
@@ -433,7 +440,7 @@ static void ct_rfc_by_driver(struct kunit *test)
 	ct_rfc(test, true);
 }
 
-/* testmgr.h's chacha20, xchacha20, xchacha12 vectors, by plain name. */
+/* testmgr.h's chacha20, xchacha20, xchacha12 vectors. */
 static void ct_testmgr(struct kunit *test)
 {
 	static const struct {

@@ -12,10 +12,12 @@
 # self-test failure, and any KASAN, lockdep, atomic-sleep, WARNING, BUG or
 # Oops report.
 #   --expect LIST	implementations the CPU must run, comma-separated
-#   --fuzz N		cryptomgr.fuzz_iterations (default 1000)
+#   --fuzz N		cryptomgr.fuzz_iterations (default 300; the kernel: 100)
 #   --min N		fewest test cases kunit.py must count (default 20)
 #   --timeout S		limit for the VM (default 1200)
+#   --append ARGS	more kernel parameters (e.g. cryptomgr.notests=1)
 #   -p PKG		kernel source package (default linux-source-6.12)
+# CHACHA_SRC=DIR tests the sources in DIR instead of this tree.
 # Logs: $CHACHA_CACHE/runs/kunit-<arch>-<cpu>/{build,console}.log, ktap.txt
 set -euo pipefail
 
@@ -24,15 +26,16 @@ top=$(cd "$here/../.." && pwd)
 cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
 log() { echo "${0##*/}: $*" >&2; }
 die() { log "$*"; exit 1; }
-usage() { sed -n '4,20s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '4,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-arch='' cpu='' expect='' fuzz=1000 min=20 timeout=1200 pkg=linux-source-6.12
+arch='' cpu='' expect='' extra='' fuzz=300 min=20 timeout=1200 pkg=linux-source-6.12
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=$2 ;;
 	--cpu) cpu=$2 ;;
 	--expect) expect=$2 ;;
 	--fuzz) fuzz=$2 ;;
+	--append) extra=$2 ;;
 	--min) min=$2 ;;
 	--timeout) timeout=$2 ;;
 	-p) pkg=$2 ;;
@@ -55,18 +58,24 @@ kdir=$("$top/tools/kernel/build.sh" -p "$pkg" "$arch" 2>"$out/build.log") || {
 # shellcheck source=/dev/null
 . "$kdir/kernel.env"
 
-# The modules, from a copy of the tree's sources (tracked and untracked,
-# not ignored), one build directory per kernel.
+# The modules, from a copy of the sources (git ls-files of the tree, or
+# every file of $CHACHA_SRC, e.g. a scratch copy with a bug planted), one
+# build directory per kernel.
+src=${CHACHA_SRC:-$top}
 bdir=$cache/kunit-build/$(basename "$kdir")
 mkdir -p "$bdir"
 exec 9>"$bdir.lock"
 flock 9
-(cd "$top" && git ls-files --cached --others --exclude-standard) |
-	grep -Ev '\.(o|ko|mod|mod\.c|cmd|a|order|symvers)$' |
+if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+	git -C "$src" ls-files --cached --others --exclude-standard
+else
+	(cd "$src" && find . -type f | sed 's|^\./||')
+fi | grep -Ev '\.(o|ko|mod|mod\.c|cmd|a|order|symvers)$' |
 	while read -r f; do
-		[ -f "$top/$f" ] || continue
+		[ -f "$src/$f" ] || continue
 		mkdir -p "$bdir/$(dirname "$f")"
-		cmp -s "$top/$f" "$bdir/$f" || cp -p "$top/$f" "$bdir/$f"
+		# A changed file gets a new mtime, so make rebuilds it.
+		cmp -s "$src/$f" "$bdir/$f" || cp "$src/$f" "$bdir/$f"
 	done
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 export CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime
@@ -109,7 +118,7 @@ arm64)
 	;;
 esac
 append="console=$console panic=-1 oops=panic cryptomgr.fuzz_iterations=$fuzz"
-append+=" kt_impls=$impls${expect:+ kt_expect=$expect}"
+append+=" kt_impls=$impls${expect:+ kt_expect=$expect}${extra:+ $extra}"
 # shellcheck disable=SC2054 # the commas are in QEMU options
 qemu+=(-accel tcg,thread=single -smp 2 -m 1G -nographic -no-reboot
 	-monitor none -serial "file:$out/console.log"
@@ -147,7 +156,7 @@ sed -n '/^KT kunit start/,/^KT kunit end/p' "$out/console.txt" |
 	sed '1d;$d' >"$out/ktap.txt"
 python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$out/ktap.txt" \
 	>"$out/kunit.txt" 2>&1 || fail "kunit.py parse: failures"
-summary=$(grep -E '^Testing complete\.' "$out/kunit.txt" || true)
+summary=$(sed -n 's/^\[[0-9:]*\] \(Testing complete\.\)/\1/p' "$out/kunit.txt")
 grep -E 'FAILED|CRASHED|\[(FAILED|CRASHED)\]|# (ct_|chacha)' "$out/kunit.txt" >&2 || true
 [ -n "$summary" ] || fail "kunit.py printed no summary"
 ran=$(echo "$summary" | sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p')
