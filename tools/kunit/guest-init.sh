@@ -35,7 +35,7 @@ for i in $(echo "${kt_impls:-}" | tr , " "); do
 		done
 		echo "KT impl $i: self-tests ran"
 	else
-		echo "KT impl $i: not on this CPU"
+		echo "KT impl $i: not loaded (not in this build, or not on this CPU)"
 	fi
 done
 
