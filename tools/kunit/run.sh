@@ -12,7 +12,7 @@
 # self-test failure, and any KASAN, lockdep, atomic-sleep, WARNING, BUG or
 # Oops report.
 #   --expect LIST	implementations the CPU must run, comma-separated
-#   --fuzz N		cryptomgr.fuzz_iterations (default 300; the kernel: 100)
+#   --fuzz N		cryptomgr.fuzz_iterations (default 1000; the kernel: 100)
 #   --min N		fewest test cases kunit.py must count (default 20)
 #   --timeout S		limit for the VM (default 1200)
 #   --append ARGS	more kernel parameters (e.g. cryptomgr.notests=1)
@@ -28,7 +28,7 @@ log() { echo "${0##*/}: $*" >&2; }
 die() { log "$*"; exit 1; }
 usage() { sed -n '4,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-arch='' cpu='' expect='' extra='' fuzz=300 min=20 timeout=1200 pkg=linux-source-6.12
+arch='' cpu='' expect='' extra='' fuzz=1000 min=20 timeout=1200 pkg=linux-source-6.12
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=$2 ;;
