@@ -358,6 +358,22 @@ static void ct_names(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, crypto_skcipher_ivsize(tfm),
 				ct_algs[a].ivsize);
 	}
+	/* Above the in-tree SIMD driver too, where the kernel has one. */
+	for (a = 0; a < CT_NALGS; a++) {
+		char name[CRYPTO_MAX_ALG_NAME];
+		struct crypto_skcipher *simd;
+
+		snprintf(name, sizeof(name), "%s-simd", ct_algs[a].name);
+		simd = crypto_alloc_skcipher(name, 0, CRYPTO_ALG_ASYNC);
+		if (IS_ERR(simd))
+			continue;
+		kunit_info(test, "in-tree %s: priority %d", name,
+			   crypto_skcipher_alg(simd)->base.cra_priority);
+		KUNIT_EXPECT_GT(test,
+				crypto_skcipher_alg(ct_ours(test, a))->base.cra_priority,
+				crypto_skcipher_alg(simd)->base.cra_priority);
+		crypto_free_skcipher(simd);
+	}
 }
 
 /* ---- known answers ---- */
