@@ -66,7 +66,11 @@ dkms: deps ## dkms add + build in a private tree against Debian's headers, modin
 install-check: deps ## make install + uninstall into a scratch root, against Debian's headers
 	bash tools/install-check.sh
 
-check: deps test-user checkpatch modules-debian sparse docs dkms install-check ## every test (VMs: both kernels, three CPUs)
+# KUnit on self-built debug kernels: x86-64 (AVX2, SSE2 only) and arm64.
+kunit: deps ## KUnit suites in debug kernels built here (x86-64 and arm64)
+	bash tools/kunit/check-all.sh
+
+check: deps test-user checkpatch modules-debian sparse docs dkms install-check kunit ## every test (KUnit; VMs: both kernels, three CPUs)
 	bash tools/vm/check-all.sh
 
 check-fast: deps test-user ## the user-space harness and one VM boot
@@ -86,4 +90,4 @@ help: ## this list
 
 .PHONY: all have-headers modules install uninstall clean deps test-user \
 	checkpatch modules-debian sparse docs dkms install-check check \
-	check-fast demo bench help
+	check-fast demo bench kunit help

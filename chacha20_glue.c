@@ -23,6 +23,7 @@
 #endif
 
 #include "chacha20_core.h"
+#include "kunit/chacha20_simd_test.h"
 
 #define DRIVER_SUFFIX		"oot"
 
@@ -36,7 +37,13 @@ module_param(impl, charp, 0444);
 MODULE_PARM_DESC(impl,
 		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; not by default on Skylake-X/Cascade Lake) (default: best available)");
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* kunit/ switches it between requests: see the end of this file. */
+static const struct chacha_impl *chacha_impl;
+static DEFINE_PER_CPU(unsigned long, chacha_simd_sections);
+#else
 static const struct chacha_impl *chacha_impl __ro_after_init;
+#endif
 
 struct chacha_tfm_ctx {
 	u32 key[CHACHA_KEY_BYTES / sizeof(u32)];
@@ -102,6 +109,9 @@ void chacha_simd_begin(void)
 #ifdef CONFIG_X86
 	kernel_fpu_begin();
 #endif
+#if IS_ENABLED(CONFIG_KUNIT)
+	this_cpu_inc(chacha_simd_sections);
+#endif
 }
 
 void chacha_simd_end(void)
@@ -114,6 +124,7 @@ void chacha_simd_end(void)
 static int chacha_stream_xor(struct skcipher_request *req, const u32 *key,
 			     const u8 *iv, unsigned int nrounds)
 {
+	const struct chacha_impl *impl = READ_ONCE(chacha_impl);
 	struct skcipher_walk walk;
 	u32 state[CHACHA_STATE_WORDS];
 	int err;
@@ -128,7 +139,7 @@ static int chacha_stream_xor(struct skcipher_request *req, const u32 *key,
 		if (n < walk.total)
 			n = round_down(n, CHACHA_BLOCK_BYTES);
 
-		chacha_crypt_request(chacha_impl, state, walk.dst.virt.addr,
+		chacha_crypt_request(impl, state, walk.dst.virt.addr,
 				     walk.src.virt.addr, n, nrounds,
 				     crypto_simd_usable());
 		err = skcipher_walk_done(&walk, walk.nbytes - n);
@@ -294,6 +305,39 @@ static void __exit chacha_simd_mod_exit(void)
 {
 	crypto_unregister_skciphers(chacha_algs, ARRAY_SIZE(chacha_algs));
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The test-only interface of kunit/chacha20_simd_test.h. */
+const struct chacha_impl *chacha_test_impl(unsigned int i)
+{
+	const struct chacha_impl *p;
+
+	if (i >= chacha_nimpls)
+		return NULL;
+	p = &chacha_impls[i];
+	if ((p->needs & chacha_cpu_features()) != p->needs)
+		return ERR_PTR(-ENODEV);
+	return p;
+}
+EXPORT_SYMBOL_NS_GPL(chacha_test_impl, CHACHA_TEST_NS);
+
+const struct chacha_impl *chacha_test_set_impl(const struct chacha_impl *p)
+{
+	return xchg(&chacha_impl, p);
+}
+EXPORT_SYMBOL_NS_GPL(chacha_test_set_impl, CHACHA_TEST_NS);
+
+unsigned long chacha_test_simd_sections(void)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu(chacha_simd_sections, cpu);
+	return n;
+}
+EXPORT_SYMBOL_NS_GPL(chacha_test_simd_sections, CHACHA_TEST_NS);
+#endif
 
 module_init(chacha_simd_mod_init);
 module_exit(chacha_simd_mod_exit);

@@ -18,6 +18,8 @@ pkgs=(
 	dwarves			# pahole: the 6.12 headers build BTF
 	ca-certificates
 	libssl-dev libsodium-dev libgcrypt20-dev gnuplot-nox	# make bench
+	# tools/kernel, tools/kunit: debug kernels for x86-64 and arm64
+	bc bison flex libelf-dev ccache gcc-aarch64-linux-gnu qemu-system-arm python3
 )
 
 missing=()

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The test-only interface chacha20_simd exports to its KUnit module
+ * (kunit/chacha20_simd_kunit.c) when the kernel has CONFIG_KUNIT, in the
+ * symbol namespace CHACHA20_SIMD_TEST.  Nothing else should use it.
+ */
+#ifndef CHACHA20_SIMD_TEST_H
+#define CHACHA20_SIMD_TEST_H
+
+#include <linux/version.h>
+
+/*
+ * The namespace's name, for EXPORT_SYMBOL_NS_GPL() and MODULE_IMPORT_NS():
+ * an identifier up to 6.12, a string literal from 6.13 on.
+ */
+#if LINUX_VERSION_MAJOR > 6 || \
+	(LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL >= 13)
+#define CHACHA_TEST_NS	"CHACHA20_SIMD_TEST"
+#else
+#define CHACHA_TEST_NS	CHACHA20_SIMD_TEST
+#endif
+
+struct chacha_impl;
+
+/*
+ * chacha_impls[@i]; ERR_PTR(-ENODEV) if this CPU cannot run it, NULL past
+ * the end of the table.
+ */
+const struct chacha_impl *chacha_test_impl(unsigned int i);
+
+/*
+ * Make the registered drivers run @impl (one chacha_test_impl() returned)
+ * from the next request on; returns the one they ran until now.  Their
+ * driver names keep the implementation chosen at load time.
+ */
+const struct chacha_impl *chacha_test_set_impl(const struct chacha_impl *impl);
+
+/* SIMD sections (chacha_simd_begin() calls) entered so far, on all CPUs. */
+unsigned long chacha_test_simd_sections(void);
+
+#endif /* CHACHA20_SIMD_TEST_H */

@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh [options] x86_64|arm64
+#
+# Build a minimal kernel from a Debian linux-source-X.Y package: tinyconfig
+# plus config fragments, cached.  Prints the build directory (usable as
+# KDIR for M= module builds); its kernel.env names the image, the source,
+# ARCH, CROSS_COMPILE and CC to build modules with.
+#   -p PKG	source package (default linux-source-6.12)
+#   -s SUITES	Debian suites to look PKG up in (passed to debfetch.sh -s)
+#   -S DIR	use this unpacked kernel tree instead of a package
+#   -f FILE	config fragment (default: debug.config + debug-ARCH.config)
+#
+# The build directory is keyed by a hash of (source version, arch,
+# fragments, compiler), so a rerun with nothing changed skips the build,
+# and objects go through ccache in $CHACHA_CACHE/ccache.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
+pkg=linux-source-6.12 suites='' srcdir='' frags=()
+while getopts "p:s:S:f:" o; do
+	case $o in
+	p) pkg=$OPTARG ;;
+	s) suites=$OPTARG ;;
+	S) srcdir=$OPTARG ;;
+	f) frags+=("$OPTARG") ;;
+	*) sed -n '4,12s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+arch=${1:?usage: $0 [-p PKG] [-s SUITES] [-S DIR] [-f FRAG] x86_64|arm64}
+log() { echo "${0##*/}: $*" >&2; }
+
+case $arch in
+x86_64) cross='' image=arch/x86/boot/bzImage ;;
+arm64) cross=aarch64-linux-gnu- image=arch/arm64/boot/Image ;;
+*) log "unknown arch $arch"; exit 2 ;;
+esac
+[ ${#frags[@]} -gt 0 ] || frags=("$here/debug.config" "$here/debug-$arch.config")
+
+# The source tree: the package's tarball, unpacked once per version.
+if [ -z "$srcdir" ]; then
+	deb=$("$here/../debfetch.sh" ${suites:+-s "$suites"} get "$pkg")
+	version=$(basename "$deb")
+	srcdir=$cache/kernel-src/$version
+	if [ ! -e "$srcdir/.done" ]; then
+		log "unpacking $version"
+		rm -rf "$srcdir"
+		mkdir -p "$srcdir"
+		tar -xf "$deb"/usr/src/linux-source-*.tar.* -C "$srcdir" \
+			--strip-components=1
+		touch "$srcdir/.done"
+	fi
+else
+	srcdir=$(cd "$srcdir" && pwd)
+	version=$(make -s -C "$srcdir" kernelversion)
+fi
+
+cc=${cross}gcc
+command -v "$cc" >/dev/null || { log "$cc missing"; exit 1; }
+key=$({ echo "$version $arch"; cat "${frags[@]}"; "$cc" --version | head -n 1; } |
+	sha256sum | cut -c1-12)
+out=$cache/kbuild/$version-$arch-$key
+mkdir -p "$out"
+exec 9>"$out.lock"
+flock 9
+
+export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+export CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime
+export CCACHE_BASEDIR=$cache
+kmake=(make -C "$srcdir" O="$out" ARCH="$arch" CROSS_COMPILE="$cross"
+	CC="ccache $cc" -j"${KBUILD_JOBS:-2}")
+
+if [ ! -e "$out/.done" ]; then
+	t0=$(date +%s)
+	log "configuring $version for $arch in $out"
+	"${kmake[@]}" tinyconfig >"$out/config.log" 2>&1
+	"$srcdir/scripts/kconfig/merge_config.sh" -m -O "$out" \
+		"$out/.config" "${frags[@]}" >>"$out/config.log" 2>&1
+	"${kmake[@]}" olddefconfig >>"$out/config.log" 2>&1
+	# Every line of the fragments must have survived.
+	missing=$(cat "${frags[@]}" | grep -E '^(CONFIG_|# CONFIG_)' |
+		while read -r l; do grep -qxF "$l" "$out/.config" || echo "$l"; done)
+	if [ -n "$missing" ]; then
+		log "not in the resulting .config (dependencies?):"
+		echo "$missing" >&2
+		exit 1
+	fi
+	log "building (log: $out/build.log)"
+	if ! "${kmake[@]}" >"$out/build.log" 2>&1; then
+		tail -n 30 "$out/build.log" >&2
+		exit 1
+	fi
+	{
+		echo "KSRC=$srcdir"
+		echo "KBUILD=$out"
+		echo "KIMAGE=$out/$image"
+		echo "KARCH=$arch"
+		echo "KCROSS=$cross"
+		echo "KCC=\"ccache $cc\""
+		echo "KVERSION=$version"
+		echo "KRELEASE=$(cat "$out/include/config/kernel.release")"
+	} >"$out/kernel.env"
+	touch "$out/.done"
+	log "built in $(($(date +%s) - t0)) s"
+fi
+echo "$out"

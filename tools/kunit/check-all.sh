@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make kunit`: kunit/ compiles against Debian's 6.1 and 6.12 headers, and
+# the KUnit suites run on the debug kernels, x86-64 with AVX2 (-cpu max)
+# and with SSE2 only (-cpu qemu64), and arm64 (-cpu max).  Prints
+# kunit.py's summary for each; fails if anything fails.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck disable=SC2054 # a CPU list
+pin=(taskset -c 0,1 nice -n 10)
+t0=$(date +%s)
+pass=0 fail=0
+run() {
+	echo "=== KUnit: $*"
+	if "${pin[@]}" "$here/run.sh" "$@"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+}
+for k in 6.1 6.12; do
+	if "${pin[@]}" bash "$here/compile-debian.sh" $k; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+done
+run --arch x86_64 --cpu max --expect scalar,sse2,ssse3,avx2
+run --arch x86_64 --cpu qemu64 --expect scalar,sse2
+run --arch arm64 --cpu max,pauth-impdef=on
+echo "KUnit checks: $pass passed, $fail failed ($(($(date +%s) - t0)) s)"
+[ $fail -eq 0 ]

@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+#
+# /init of the KUnit VM (tools/kunit/run.sh).  For each implementation in
+# kt_impls (kernel command line), load chacha20_simd forced to it, so that
+# the crypto manager's self-tests and fuzzing run on it, and unload it;
+# then load it as users get it, and the KUnit module, whose suites print
+# their KTAP results to the console.  Lines for the runner start with "KT ".
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug
+# The KUnit failslab case injects failures one at a time; no stack dumps.
+echo 0 >/sys/kernel/debug/failslab/verbose
+
+# Our drivers' selftest verdicts in /proc/crypto.
+selftests() {
+	awk -v what="$1" '
+		$1 == "driver" { d = $3 }
+		$1 == "selftest" && d ~ /-oot$/ { print "KT selftest", what, d, $3 }
+	' /proc/crypto
+}
+
+for i in $(echo "${kt_impls:-}" | tr , " "); do
+	if insmod /chacha20_simd.ko impl="$i" 2>/dev/null; then
+		selftests "$i"
+		# The crypto manager may still hold it for a moment.
+		t=0
+		until rmmod chacha20_simd 2>/dev/null || [ $t -ge 30 ]; do
+			sleep 1
+			t=$((t + 1))
+		done
+		echo "KT impl $i: self-tests ran"
+	else
+		echo "KT impl $i: not loaded (not in this build, or not on this CPU)"
+	fi
+done
+
+insmod /chacha20_simd.ko && selftests default
+echo "KT kunit start"
+insmod /chacha20_simd_kunit.ko ${kt_expect:+expect=$kt_expect}
+echo "KT kunit end rc=$?"
+rmmod chacha20_simd_kunit && sleep 1 && rmmod chacha20_simd && echo "KT unloaded"
+echo "KT DONE"
+# -no-reboot makes QEMU exit (x86 tinyconfig has no ACPI to power off)
+reboot -f

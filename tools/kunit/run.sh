@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh --arch x86_64|arm64 --cpu MODEL [options]
+#
+# Build the debug kernel (tools/kernel/build.sh), chacha20_simd.ko and
+# kunit/chacha20_simd_kunit.ko against it (W=1), boot it under QEMU (TCG)
+# with the crypto manager's fuzzing raised, load the module forced to each
+# implementation in turn, then the KUnit module; cut the KUnit module's
+# KTAP out of the console and parse it with the kernel's own kunit.py.
+# Fails on a failed or missing test, fewer than --min cases, an `alg:`
+# self-test failure, and any KASAN, lockdep, atomic-sleep, WARNING, BUG or
+# Oops report.
+#   --expect LIST	implementations the CPU must run, comma-separated
+#   --fuzz N		cryptomgr.fuzz_iterations (default 1000; the kernel: 100)
+#   --min N		fewest test cases kunit.py must count (default 20)
+#   --timeout S		limit for the VM (default 1200)
+#   --append ARGS	more kernel parameters (e.g. cryptomgr.notests=1)
+#   -p PKG		kernel source package (default linux-source-6.12)
+# CHACHA_SRC=DIR tests the sources in DIR instead of this tree.
+# Logs: $CHACHA_CACHE/runs/kunit-<arch>-<cpu>/{build,console}.log, ktap.txt
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
+log() { echo "${0##*/}: $*" >&2; }
+die() { log "$*"; exit 1; }
+usage() { sed -n '4,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+
+arch='' cpu='' expect='' extra='' fuzz=1000 min=20 timeout=1200 pkg=linux-source-6.12
+while [ $# -gt 0 ]; do
+	case $1 in
+	--arch) arch=$2 ;;
+	--cpu) cpu=$2 ;;
+	--expect) expect=$2 ;;
+	--fuzz) fuzz=$2 ;;
+	--append) extra=$2 ;;
+	--min) min=$2 ;;
+	--timeout) timeout=$2 ;;
+	-p) pkg=$2 ;;
+	*) usage ;;
+	esac
+	shift 2
+done
+[ -n "$arch" ] && [ -n "$cpu" ] || usage
+
+out=$cache/runs/kunit-$arch-$cpu
+rm -rf "$out"
+mkdir -p "$out"
+t0=$(date +%s)
+
+# The kernel (cached by config) and its environment.
+kdir=$("$top/tools/kernel/build.sh" -p "$pkg" "$arch" 2>"$out/build.log") || {
+	tail -n 30 "$out/build.log" >&2
+	die "kernel build failed (log: $out/build.log)"
+}
+# shellcheck source=/dev/null
+. "$kdir/kernel.env"
+
+# The modules, from a copy of the sources (git ls-files of the tree, or
+# every file of $CHACHA_SRC, e.g. a scratch copy with a bug planted), one
+# build directory per kernel.
+src=${CHACHA_SRC:-$top}
+bdir=$cache/kunit-build/$(basename "$kdir")
+mkdir -p "$bdir"
+exec 9>"$bdir.lock"
+flock 9
+if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+	git -C "$src" ls-files --cached --others --exclude-standard
+else
+	(cd "$src" && find . -type f | sed 's|^\./||')
+fi | grep -Ev '\.(o|ko|mod|mod\.c|cmd|a|order|symvers)$' |
+	while read -r f; do
+		[ -f "$src/$f" ] || continue
+		mkdir -p "$bdir/$(dirname "$f")"
+		# A changed file gets a new mtime, so make rebuilds it.
+		cmp -s "$src/$f" "$bdir/$f" || cp "$src/$f" "$bdir/$f"
+	done
+export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+export CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime
+if ! make -C "$KBUILD" M="$bdir" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" \
+	CC="$KCC" W=1 -j2 modules >>"$out/build.log" 2>&1; then
+	tail -n 30 "$out/build.log" >&2
+	die "module build failed (log: $out/build.log)"
+fi
+if grep -E 'warning:|error:' "$out/build.log" >&2; then
+	die "warnings building the modules (W=1)"
+fi
+
+# The initramfs: static busybox of the guest's architecture, /init, the
+# two modules.
+case $arch in
+x86_64) debarch=amd64 ;;
+arm64) debarch=arm64 ;;
+esac
+bb=$("$top/tools/debfetch.sh" -a "$debarch" get busybox-static)/bin/busybox
+stage=$out/stage
+mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev"
+cp "$bb" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
+cp "$here/guest-init.sh" "$stage/init"
+cp "$bdir/chacha20_simd.ko" "$bdir/kunit/chacha20_simd_kunit.ko" "$stage/"
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+	gzip -1 -n >"$out/initramfs.cpio.gz"
+t1=$(date +%s)
+
+case $arch in
+x86_64)
+	impls=scalar,sse2,ssse3,avx2,avx512
+	console=ttyS0
+	qemu=(qemu-system-x86_64 -cpu "$cpu")
+	;;
+arm64)
+	impls=scalar,neon
+	console=ttyAMA0
+	qemu=(qemu-system-aarch64 -M virt -cpu "$cpu" -nic none)
+	;;
+esac
+append="console=$console panic=-1 oops=panic cryptomgr.fuzz_iterations=$fuzz"
+append+=" kt_impls=$impls${expect:+ kt_expect=$expect}${extra:+ $extra}"
+# shellcheck disable=SC2054 # the commas are in QEMU options
+qemu+=(-accel tcg,thread=single -smp 2 -m 1G -nographic -no-reboot
+	-monitor none -serial "file:$out/console.log"
+	-kernel "$KIMAGE" -initrd "$out/initramfs.cpio.gz" -append "$append")
+log "booting $KRELEASE ($arch) on -cpu $cpu under TCG"
+rc=0
+timeout "$timeout" "${qemu[@]}" </dev/null >"$out/qemu.log" 2>&1 || rc=$?
+t2=$(date +%s)
+tr -d '\r' <"$out/console.log" >"$out/console.txt"
+[ $rc -eq 0 ] || log "qemu exited with $rc (timeout: 124)"
+
+status=0
+fail() { log "FAIL: $*"; status=1; }
+grep -q '^KT DONE' "$out/console.txt" || fail "the guest did not finish"
+grep '^KT impl' "$out/console.txt" >&2 || true
+grep -q '^KT selftest default ' "$out/console.txt" ||
+	fail "chacha20_simd did not load"
+# Each of our drivers, every time it was registered, passed the crypto
+# manager's tests (its test larval shows "unknown" for a while).
+bad=$(grep '^KT selftest' "$out/console.txt" | awk '
+	{ seen[$3 " " $4] = 1 } $5 == "passed" { ok[$3 " " $4] = 1 }
+	END { for (k in seen) if (!(k in ok)) print k }')
+[ -z "$bad" ] || fail "crypto manager self-tests not passed: $bad"
+# Kernel reports: crypto manager failures, KASAN, lockdep, atomic sleep,
+# warnings, oopses; only the manager's own banner is allowed.
+if grep -nE 'alg: |BUG:|WARNING:|Oops|Kernel panic|KASAN|INFO: |Call Trace|sleeping function|scheduling while atomic|DEBUG_LOCKS_WARN_ON' \
+	"$out/console.txt" | grep -v 'alg: extra crypto tests enabled' >"$out/reports.txt"; then
+	head -n 40 "$out/reports.txt" >&2
+	fail "kernel reports (see $out/console.txt)"
+fi
+
+# The KUnit module's KTAP, between the markers (the kernel printed an
+# empty KTAP header of its own at boot).
+sed -n '/^KT kunit start/,/^KT kunit end/p' "$out/console.txt" |
+	sed '1d;$d' >"$out/ktap.txt"
+python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$out/ktap.txt" \
+	>"$out/kunit.txt" 2>&1 || fail "kunit.py parse: failures"
+summary=$(sed -n 's/^\[[0-9:]*\] \(Testing complete\.\)/\1/p' "$out/kunit.txt")
+grep -E 'FAILED|CRASHED|\[(FAILED|CRASHED)\]|# (ct_|chacha)' "$out/kunit.txt" >&2 || true
+[ -n "$summary" ] || fail "kunit.py printed no summary"
+ran=$(echo "$summary" | sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p')
+passed=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+if [ -z "$ran" ] || [ "$ran" -lt "$min" ]; then
+	fail "fewer than $min test cases"
+fi
+[ "${passed:-x}" = "$ran" ] || fail "not every test passed"
+echo "KUNIT $arch cpu=$cpu: $summary (build $((t1 - t0)) s, VM $((t2 - t1)) s)"
+exit $status
