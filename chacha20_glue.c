@@ -20,20 +20,32 @@
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
 #endif
+#ifdef CONFIG_ARM64
+#include <asm/cpufeature.h>
+#include <asm/neon.h>
+#endif
 
 #include "chacha20_core.h"
 
 #define DRIVER_SUFFIX		"oot"
 
-static int priority = 400;
+/*
+ * 400 puts the SIMD drivers above the in-tree SIMD ones (300); the scalar
+ * implementation, when it is all there is, registers at 200: above
+ * generic (100), below any in-tree SIMD driver.  -1: that default.
+ */
+#define CHACHA_PRIORITY_SIMD	400
+#define CHACHA_PRIORITY_SCALAR	200
+
+static int priority = -1;
 module_param(priority, int, 0444);
 MODULE_PARM_DESC(priority,
-		 "crypto API priority of the drivers (default 400; in-tree SIMD drivers use 300, generic 100)");
+		 "crypto API priority of the drivers (default 400 with SIMD, 200 for scalar only; in-tree SIMD drivers use 300, generic 100)");
 
 static char *impl;
 module_param(impl, charp, 0444);
 MODULE_PARM_DESC(impl,
-		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2 (default: best available)");
+		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2 (x86-64); scalar, neon (arm64) (default: best available)");
 
 static const struct chacha_impl *chacha_impl __ro_after_init;
 
@@ -55,6 +67,10 @@ static unsigned int chacha_cpu_features(void)
 	    cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL))
 		f |= CHACHA_CPU_AVX2;
 #endif
+#ifdef CONFIG_ARM64
+	if (system_supports_fpsimd() && cpu_have_named_feature(ASIMD))
+		f |= CHACHA_CPU_NEON;
+#endif
 	return f;
 }
 
@@ -64,12 +80,18 @@ void chacha_simd_begin(void)
 #ifdef CONFIG_X86
 	kernel_fpu_begin();
 #endif
+#ifdef CONFIG_ARM64
+	kernel_neon_begin();
+#endif
 }
 
 void chacha_simd_end(void)
 {
 #ifdef CONFIG_X86
 	kernel_fpu_end();
+#endif
+#ifdef CONFIG_ARM64
+	kernel_neon_end();
 #endif
 }
 
@@ -221,6 +243,9 @@ static int __init chacha_simd_mod_init(void)
 	if (IS_ERR(p))
 		return PTR_ERR(p);
 	chacha_impl = p;
+	if (priority < 0)
+		priority = p->cores[0].blocks ? CHACHA_PRIORITY_SIMD :
+						CHACHA_PRIORITY_SCALAR;
 
 	for (i = 0; i < ARRAY_SIZE(chacha_algs); i++) {
 		struct crypto_alg *base = &chacha_algs[i].base;
@@ -243,7 +268,7 @@ module_exit(chacha_simd_mod_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("chacha20-simd developers");
-MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 stream ciphers (x86-64 SSE2/SSSE3/AVX2, scalar)");
+MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 stream ciphers (x86-64 SSE2/SSSE3/AVX2, arm64 NEON, scalar)");
 MODULE_ALIAS_CRYPTO("chacha20");
 MODULE_ALIAS_CRYPTO("xchacha20");
 MODULE_ALIAS_CRYPTO("xchacha12");
@@ -262,4 +287,9 @@ MODULE_ALIAS_CRYPTO("xchacha12-ssse3-" DRIVER_SUFFIX);
 MODULE_ALIAS_CRYPTO("chacha20-avx2-" DRIVER_SUFFIX);
 MODULE_ALIAS_CRYPTO("xchacha20-avx2-" DRIVER_SUFFIX);
 MODULE_ALIAS_CRYPTO("xchacha12-avx2-" DRIVER_SUFFIX);
+#endif
+#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+MODULE_ALIAS_CRYPTO("chacha20-neon-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha20-neon-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha12-neon-" DRIVER_SUFFIX);
 #endif
