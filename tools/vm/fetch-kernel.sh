@@ -35,9 +35,9 @@ fi
 kver=${image#linux-image-}
 kver=${kver%-unsigned}
 abi=${kver%-"$arch"}
-case $series in
-6.1*) kbuild=linux-kbuild-6.1 ;;
-6.12*) kbuild=linux-kbuild-$abi ;;
+case ${series%-arm64} in
+6.1) kbuild=linux-kbuild-6.1 ;;
+6.12) kbuild=linux-kbuild-$abi ;;
 esac
 
 dir=$cache/kernel-$kver
