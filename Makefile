@@ -5,7 +5,8 @@
 #   make                  build against the running kernel's headers
 #   make KDIR=<dir>       build against any kernel's headers
 #   make install          modules_install + depmod (as root)
-#   make check            every test: user space, both Debian kernels under QEMU
+#   make check            every test: user space (and arm64 under qemu-aarch64),
+#                         both Debian kernels, amd64 and arm64, under QEMU
 #   make check-fast       the user-space harness and one VM boot
 #   make demo             boot Debian 12's kernel with the module and show it
 
@@ -32,15 +33,20 @@ deps:
 test-user: deps
 	$(MAKE) --no-print-directory -C tests check
 
+# The NEON cores, cross-built and run under qemu-aarch64.
+test-arm64: deps
+	$(MAKE) --no-print-directory -C tests check-arm64
+
 checkpatch: deps
 	bash tools/checkpatch.sh
 
-# W=1 builds against Debian 12's 6.1 and the 6.12 from bookworm-backports.
+# W=1 builds against Debian 12's 6.1 and the 6.12 from bookworm-backports,
+# for amd64 and (cross-built) arm64.
 modules-debian: deps
-	for k in 6.1 6.12; do CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k \
+	for k in 6.1 6.12 6.1-arm64 6.12-arm64; do CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k \
 		>/dev/null || exit 1; done
 
-check: deps test-user checkpatch modules-debian
+check: deps test-user test-arm64 checkpatch modules-debian
 	bash tools/vm/check-all.sh
 
 check-fast: deps test-user
@@ -49,5 +55,6 @@ check-fast: deps test-user
 demo: deps
 	bash tools/vm/demo.sh
 
-.PHONY: all modules install clean deps test-user checkpatch modules-debian check \
+.PHONY: all modules install clean deps test-user test-arm64 checkpatch \
+	modules-debian check \
 	check-fast demo

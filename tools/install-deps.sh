@@ -11,6 +11,8 @@ pkgs=(
 	libc6-dev valgrind
 	busybox-static dmsetup
 	qemu-system-x86
+	qemu-system-arm qemu-user	# arm64 VMs and the arm64 harness
+	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 	dwarves			# pahole: the 6.12 headers build BTF
 	ca-certificates
 )
