@@ -37,6 +37,9 @@
 	.p2align	4
 .Lctrinc:
 	.word		0, 1, 2, 3
+/* tbl indices rotating each 32-bit lane left by 8 bits. */
+.Lrot8:
+	.byte		3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
 
 	.text
 
@@ -57,12 +60,13 @@ vw12	.req	v20
 vw13	.req	v21
 vw14	.req	v22
 vw15	.req	v23
-/* Temporaries v24-v27; counter lanes v28. */
+/* Temporaries v24-v27; counter lanes v28, tbl indices v29. */
 vt0	.req	v24
 vt1	.req	v25
 vt2	.req	v26
 vt3	.req	v27
 vinc	.req	v28
+vrot8	.req	v29
 
 /* Word i of the scalar block. */
 sw0	.req	w4
@@ -105,16 +109,13 @@ sx15	.req	x20
  *	x += y; z ^= x; z = rol32(z, r)
  * for (x0, y0, z0) .. (x3, y3, z3) (word numbers).
  */
-.macro vstep_add x0, y0, x1, y1, x2, y2, x3, y3
-	add		vw\x0\().4s, vw\x0\().4s, vw\y0\().4s
-	add		vw\x1\().4s, vw\x1\().4s, vw\y1\().4s
-	add		vw\x2\().4s, vw\x2\().4s, vw\y2\().4s
-	add		vw\x3\().4s, vw\x3\().4s, vw\y3\().4s
+.macro vstep_add x, y
+	add		vw\x\().4s, vw\x\().4s, vw\y\().4s
 .endm
 
 /* z ^= x, then z = rol32(z, r): in place for r = 16, via vt* otherwise. */
 .macro vstep_xor r, x, z, t
-.if \r == 16
+.if \r == 16 || \r == 8
 	eor		vw\z\().16b, vw\z\().16b, vw\x\().16b
 .else
 	eor		\t\().16b, vw\z\().16b, vw\x\().16b
@@ -124,28 +125,36 @@ sx15	.req	x20
 .macro vstep_rot1 r, z, t
 .if \r == 16
 	rev32		vw\z\().8h, vw\z\().8h
+.elseif \r == 8
+	tbl		vw\z\().16b, {vw\z\().16b}, vrot8.16b
 .else
 	shl		vw\z\().4s, \t\().4s, #\r
 .endif
 .endm
 
 .macro vstep_rot2 r, z, t
-.if \r != 16
+.if \r != 16 && \r != 8
 	sri		vw\z\().4s, \t\().4s, #(32 - \r)
 .endif
 .endm
 
-/* The same step on one column of the scalar block. */
+/* The same step on one column of the scalar block; nothing if blank. */
 .macro sstep_add x, y
+.ifnb \x
 	add		sw\x, sw\x, sw\y
+.endif
 .endm
 
 .macro sstep_xor x, z
+.ifnb \x
 	eor		sw\z, sw\z, sw\x
+.endif
 .endm
 
 .macro sstep_rot r, z
+.ifnb \r
 	ror		sw\z, sw\z, #(32 - \r)
+.endif
 .endm
 
 /*
@@ -155,69 +164,46 @@ sx15	.req	x20
 .macro step r, x0, y0, z0, x1, y1, z1, x2, y2, z2, x3, y3, z3, \
 	    p, a0, b0, c0, a1, b1, c1, a2, b2, c2, a3, b3, c3, \
 	    q, d0, e0, f0, d1, e1, f1, d2, e2, f2, d3, e3, f3
-	vstep_add	\x0, \y0, \x1, \y1, \x2, \y2, \x3, \y3
-.ifnb \p
+	vstep_add	\x0, \y0
 	sstep_add	\a0, \b0
+	vstep_add	\x1, \y1
 	sstep_add	\a1, \b1
+	vstep_add	\x2, \y2
 	sstep_add	\a2, \b2
+	vstep_add	\x3, \y3
 	sstep_add	\a3, \b3
-.endif
 	vstep_xor	\r, \x0, \z0, vt0
-.ifnb \p
 	sstep_xor	\a0, \c0
-.endif
 	vstep_xor	\r, \x1, \z1, vt1
-.ifnb \p
 	sstep_xor	\a1, \c1
-.endif
 	vstep_xor	\r, \x2, \z2, vt2
-.ifnb \p
 	sstep_xor	\a2, \c2
-.endif
 	vstep_xor	\r, \x3, \z3, vt3
-.ifnb \p
 	sstep_xor	\a3, \c3
-.endif
 	vstep_rot1	\r, \z0, vt0
-.ifnb \p
 	sstep_rot	\p, \c0
-.endif
 	vstep_rot1	\r, \z1, vt1
-.ifnb \p
 	sstep_rot	\p, \c1
-.endif
 	vstep_rot1	\r, \z2, vt2
-.ifnb \p
 	sstep_rot	\p, \c2
-.endif
 	vstep_rot1	\r, \z3, vt3
-.ifnb \p
 	sstep_rot	\p, \c3
 	sstep_add	\d0, \e0
-	sstep_add	\d1, \e1
-.endif
 	vstep_rot2	\r, \z0, vt0
-.ifnb \p
-	sstep_add	\d2, \e2
-	sstep_add	\d3, \e3
-.endif
+	sstep_add	\d1, \e1
 	vstep_rot2	\r, \z1, vt1
-.ifnb \p
+	sstep_add	\d2, \e2
+	vstep_rot2	\r, \z2, vt2
+	sstep_add	\d3, \e3
+	vstep_rot2	\r, \z3, vt3
 	sstep_xor	\d0, \f0
 	sstep_xor	\d1, \f1
-.endif
-	vstep_rot2	\r, \z2, vt2
-.ifnb \p
 	sstep_xor	\d2, \f2
 	sstep_xor	\d3, \f3
-.endif
-	vstep_rot2	\r, \z3, vt3
-.ifnb \p
 	sstep_rot	\q, \f0
 	sstep_rot	\q, \f1
 	sstep_rot	\q, \f2
 	sstep_rot	\q, \f3
-.endif
 .endm
 
 /*
@@ -257,7 +243,7 @@ sx15	.req	x20
 .macro vload_state
 	adrp		x8, .Lctrinc
 	add		x8, x8, :lo12:.Lctrinc
-	ld1		{vinc.4s}, [x8]
+	ld1		{v28.4s, v29.4s}, [x8]
 	mov		x8, x0
 	ld4r		{v0.4s - v3.4s}, [x8], #16
 	ld4r		{v4.4s - v7.4s}, [x8], #16
