@@ -17,16 +17,17 @@
  *
  * chacha20_6block_xor_neon: the same four vector blocks plus two blocks on
  * the general-purpose registers, one after the other: each iteration of
- * the loop is one vector double round and two scalar double rounds.  The
- * vector pipes alone bound a vector block at 14 cycles per double round on
- * Neoverse-N1 and Cortex-A76 (two pipes, 28 instructions); the integer
- * pipes, idle otherwise, take the two extra blocks (llvm-mca, see the
- * report in tools/bench/README.md).
+ * the loop is one vector double round and two scalar double rounds, their
+ * instructions woven together.  Two vector pipes bound a vector block at
+ * 14 cycles per double round on Neoverse-N1 (28 instructions); the three
+ * integer pipes, idle otherwise, take the two extra blocks.  llvm-mca
+ * (-mcpu=neoverse-n1) puts the loop at 10.7 cycles per block and double
+ * round, the kernel's 4+1-block loop at 12.8.
  *
- * Rotations: by 16 with rev32, by 12, 8 and 7 with shl + sri.  tbl would do
- * the 8 in one instruction, but is three micro-ops on the Cortex-A72/A76
- * models.  Only v0-v7 and v16-v31 are used, so no callee-saved vector
- * register (v8-v15) is touched; x19-x22 are saved.
+ * Rotations: by 16 with rev32, by 8 with tbl, by 12 and 7 with shl + sri
+ * (shifts run on one of the N1's two vector pipes only, tbl on either).
+ * Only v0-v7 and v16-v31 are used, so no callee-saved vector register
+ * (v8-v15) is touched; x19-x22 are saved.
  */
 
 #include <linux/linkage.h>
