@@ -56,22 +56,21 @@ append="console=ttyS0 panic=-1 quiet log_buf_len=1M"
 [ "$KARCH" = amd64 ] || append=${append/ttyS0/ttyAMA0}
 append+=" chk_mode=$mode chk_expect=$expect chk_stress=$stress"
 [ -n "$modparams" ] && append+=" chk_modparams=$modparams"
+results=(-serial "file:$out/results.log")
+bin=qemu-system-x86_64 machine=()
+if [ "$KARCH" = arm64 ]; then
+	# virt has one UART: the verdicts come from the console instead.
+	bin=qemu-system-aarch64 machine=(-M virt -nic none) results=()
+	append+=" chk_results=/dev/null chk_intree=chacha-neon"
+fi
 # One TCG thread for both vCPUs: with multi-threaded TCG, QEMU 7.2 now and
 # then runs a stale int3 of the kernel's live code patching (text_poke_bp)
 # and the guest dies with "Oops: int3" (seen at boot; static keys flip later
 # too, e.g. on module loads).
 # shellcheck disable=SC2054 # the commas are in QEMU options
-qemu=(qemu-system-x86_64 -accel tcg,thread=single -cpu "$cpu" -smp 2 -m 1G
-	-nographic -no-reboot -monitor none
+qemu=("$bin" "${machine[@]}" -accel tcg,thread=single -cpu "$cpu" -smp 2
+	-m 1G -nographic -no-reboot -monitor none
 	-kernel "$VMLINUZ" -initrd "$initrd" -append "$append")
-results=(-serial "file:$out/results.log")
-if [ "$KARCH" = arm64 ]; then
-	# virt has one UART: the verdicts come from the console instead.
-	qemu[0]=qemu-system-aarch64
-	qemu+=(-M virt -nic none)
-	results=()
-	qemu+=(-append "$append chk_results=/dev/null chk_intree=chacha-neon")
-fi
 
 log "booting $KVER on -cpu $cpu (TCG), expecting $expect"
 : >"$out/console.log"
