@@ -7,6 +7,7 @@
 #include <sys/auxv.h>
 #endif
 
+#include <linux/compiler_attributes.h>
 #include <linux/kernel.h>
 
 #include "testutil.h"
@@ -128,10 +129,10 @@ void xchacha_setup(u32 *state, const u8 *key, const u8 *iv,
  * chacha_crypt_request()'s SIMD section: user space needs none.  Weak, so
  * that the benchmark can charge a cost of its own instead.
  */
-__attribute__((weak)) void chacha_simd_begin(void)
+__weak void chacha_simd_begin(void)
 {
 }
 
-__attribute__((weak)) void chacha_simd_end(void)
+__weak void chacha_simd_end(void)
 {
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* User-space stand-in for <linux/compiler_attributes.h>: __printf(). */
+/* User-space stand-in for <linux/compiler_attributes.h>: __printf(), __weak. */
 #ifndef TESTS_SHIM_LINUX_COMPILER_ATTRIBUTES_H
 #define TESTS_SHIM_LINUX_COMPILER_ATTRIBUTES_H
 
 #define __printf(a, b)	__attribute__((__format__(printf, a, b)))
+#define __weak		__attribute__((__weak__))
 
 #endif /* TESTS_SHIM_LINUX_COMPILER_ATTRIBUTES_H */
