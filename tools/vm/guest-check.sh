@@ -7,7 +7,7 @@
 # Each check prints "CHECK <n> <name>: PASS|FAIL <detail>" to the console
 # and to /dev/ttyS1 (read by run.sh), then "CHECKS DONE".  A check's details
 # go to the console only, indented.  Settings from the kernel command line:
-#   chk_expect=avx2|ssse3|sse2	implementation the module should choose
+#   chk_expect=avx2|ssse3|sse2|neon	implementation the module should choose
 #   chk_stress=SECONDS		length of the stress check (default 15)
 #   chk_results=FILE		where verdicts also go (default /dev/ttyS1)
 #   chk_intree=MODULE		the in-tree SIMD ChaCha (default chacha-x86_64)
