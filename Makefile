@@ -44,12 +44,17 @@ deps: ## install the Debian packages the targets below need (as root)
 test-user: deps ## user-space harness: every core against vectors and a reference
 	$(MAKE) --no-print-directory -C tests check
 
+# The NEON cores, cross-built and run under qemu-aarch64.
+test-arm64: deps ## the harness for the arm64 NEON cores, under qemu-aarch64
+	$(MAKE) --no-print-directory -C tests check-arm64
+
 checkpatch: deps ## checkpatch.pl --strict over every source file
 	bash tools/checkpatch.sh
 
-# W=1 builds against Debian 12's 6.1 and the 6.12 from bookworm-backports.
-modules-debian: deps ## W=1 builds against Debian's 6.1 and 6.12 headers, no warnings
-	for k in 6.1 6.12; do CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k \
+# W=1 builds against Debian 12's 6.1 and the 6.12 from bookworm-backports,
+# for amd64 and (cross-built) arm64.
+modules-debian: deps ## W=1 builds against Debian's 6.1 and 6.12 headers (amd64, arm64), no warnings
+	for k in 6.1 6.12 6.1-arm64 6.12-arm64; do CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k \
 		>/dev/null || exit 1; done
 
 sparse: deps ## make C=2 (sparse) against Debian's 6.1 and 6.12 headers, no warnings
@@ -70,7 +75,7 @@ install-check: deps ## make install + uninstall into a scratch root, against Deb
 kunit: deps ## KUnit suites in debug kernels built here (x86-64 and arm64)
 	bash tools/kunit/check-all.sh
 
-check: deps test-user checkpatch modules-debian sparse docs dkms install-check kunit ## every test (KUnit; VMs: both kernels, three CPUs)
+check: deps test-user test-arm64 checkpatch modules-debian sparse docs dkms install-check kunit ## every test (KUnit; VMs: both kernels, amd64 three CPUs, arm64)
 	bash tools/vm/check-all.sh
 
 check-fast: deps test-user ## the user-space harness and one VM boot
@@ -88,6 +93,6 @@ help: ## this list
 		d = $$0; sub(/^[^#]*(## ?|$$)/, "", d); \
 		printf "  %-16s %s\n", $$1, d }' $(MAKEFILE_LIST)
 
-.PHONY: all have-headers modules install uninstall clean deps test-user \
+.PHONY: all have-headers modules install uninstall clean deps test-user test-arm64 \
 	checkpatch modules-debian sparse docs dkms install-check check \
 	check-fast demo bench kunit help

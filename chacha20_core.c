@@ -65,6 +65,17 @@ const struct chacha_impl chacha_impls[] = {
 #undef X86_AVX512
 #undef CORE_PART
 #undef CORE
+#elif defined(__aarch64__) && !defined(__AARCH64EB__)
+#define CORE(n, fn)	{ n, fn }
+const struct chacha_impl chacha_impls[] = {
+	{ "scalar", 0, { { 0 } } },
+	{ "neon", CHACHA_CPU_NEON, {
+		CORE(6, chacha20_6block_xor_neon),
+		CORE(4, chacha20_4block_xor_neon),
+	} },
+};
+
+#undef CORE
 #else
 const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, 0, { { 0 } } },

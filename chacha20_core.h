@@ -147,6 +147,14 @@ asmlinkage void chacha20_8block_xor_part_avx512vl(const u32 *state, u8 *dst,
 						  unsigned int len);
 #endif
 
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+/* 6-block: four blocks in NEON registers and two on the integer ALUs. */
+asmlinkage void chacha20_6block_xor_neon(const u32 *state, u8 *dst,
+					 const u8 *src, unsigned int nrounds);
+asmlinkage void chacha20_4block_xor_neon(const u32 *state, u8 *dst,
+					 const u8 *src, unsigned int nrounds);
+#endif
+
 /* All implementations, lowest first; chacha_impls[0] is scalar. */
 extern const struct chacha_impl chacha_impls[];
 extern const unsigned int chacha_nimpls;

@@ -21,21 +21,33 @@
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
 #endif
+#ifdef CONFIG_ARM64
+#include <asm/cpufeature.h>
+#include <asm/neon.h>
+#endif
 
 #include "chacha20_core.h"
 #include "kunit/chacha20_simd_test.h"
 
 #define DRIVER_SUFFIX		"oot"
 
-static int priority = 400;
+/*
+ * 400 puts the SIMD drivers above the in-tree SIMD ones (300); the scalar
+ * implementation, when it is all there is, registers at 200: above
+ * generic (100), below any in-tree SIMD driver.  -1: that default.
+ */
+#define CHACHA_PRIORITY_SIMD	400
+#define CHACHA_PRIORITY_SCALAR	200
+
+static int priority = -1;
 module_param(priority, int, 0444);
 MODULE_PARM_DESC(priority,
-		 "crypto API priority of the drivers (default 400; in-tree SIMD drivers use 300, generic 100)");
+		 "crypto API priority of the drivers (default 400 with SIMD, 200 for scalar only; in-tree SIMD drivers use 300, generic 100)");
 
 static char *impl;
 module_param(impl, charp, 0444);
 MODULE_PARM_DESC(impl,
-		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; not by default on Skylake-X/Cascade Lake) (default: best available)");
+		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; not by default on Skylake-X/Cascade Lake) on x86-64; scalar, neon on arm64 (default: best available)");
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* kunit/ switches it between requests: see the end of this file. */
@@ -100,6 +112,10 @@ static unsigned int chacha_cpu_features(void)
 			f |= CHACHA_CPU_PREFER_ZMM;
 	}
 #endif
+#ifdef CONFIG_ARM64
+	if (system_supports_fpsimd() && cpu_have_named_feature(ASIMD))
+		f |= CHACHA_CPU_NEON;
+#endif
 	return f;
 }
 
@@ -108,6 +124,9 @@ void chacha_simd_begin(void)
 {
 #ifdef CONFIG_X86
 	kernel_fpu_begin();
+#endif
+#ifdef CONFIG_ARM64
+	kernel_neon_begin();
 #endif
 #if IS_ENABLED(CONFIG_KUNIT)
 	this_cpu_inc(chacha_simd_sections);
@@ -118,6 +137,9 @@ void chacha_simd_end(void)
 {
 #ifdef CONFIG_X86
 	kernel_fpu_end();
+#endif
+#ifdef CONFIG_ARM64
+	kernel_neon_end();
 #endif
 }
 
@@ -277,6 +299,9 @@ static int __init chacha_simd_mod_init(void)
 	if (IS_ERR(p))
 		return PTR_ERR(p);
 	chacha_impl = p;
+	if (priority < 0)
+		priority = p->cores[0].blocks ? CHACHA_PRIORITY_SIMD :
+						CHACHA_PRIORITY_SCALAR;
 
 	/*
 	 * Scalar C or SIMD for small requests and last blocks, measured on
@@ -344,7 +369,7 @@ module_exit(chacha_simd_mod_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("chacha20-simd developers");
-MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 stream ciphers (x86-64 SSE2/SSSE3/AVX2/AVX-512, scalar)");
+MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 stream ciphers (x86-64 SSE2/SSSE3/AVX2/AVX-512, arm64 NEON, scalar)");
 MODULE_ALIAS_CRYPTO("chacha20");
 MODULE_ALIAS_CRYPTO("xchacha20");
 MODULE_ALIAS_CRYPTO("xchacha12");
@@ -369,4 +394,9 @@ MODULE_ALIAS_CRYPTO("xchacha12-avx512vl-" DRIVER_SUFFIX);
 MODULE_ALIAS_CRYPTO("chacha20-avx512-" DRIVER_SUFFIX);
 MODULE_ALIAS_CRYPTO("xchacha20-avx512-" DRIVER_SUFFIX);
 MODULE_ALIAS_CRYPTO("xchacha12-avx512-" DRIVER_SUFFIX);
+#endif
+#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+MODULE_ALIAS_CRYPTO("chacha20-neon-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha20-neon-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha12-neon-" DRIVER_SUFFIX);
 #endif

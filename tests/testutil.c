@@ -3,6 +3,9 @@
  * Helpers shared by the harness and the constant-time check.
  */
 #include <string.h>
+#ifdef __aarch64__
+#include <sys/auxv.h>
+#endif
 
 #include <linux/compiler_attributes.h>
 #include <linux/kernel.h>
@@ -48,10 +51,10 @@ static const struct cpu_feature cpu_features[] = {
 	{ CHACHA_CPU_AVX512, "AVX-512", has_avx512 },
 };
 #elif defined(__aarch64__)
-/* Advanced SIMD is architectural on arm64. */
+/* What the kernel reports: Linux's HWCAP_ASIMD. */
 static bool has_neon(void)
 {
-	return true;
+	return getauxval(AT_HWCAP) & HWCAP_ASIMD;
 }
 
 static const struct cpu_feature cpu_features[] = {

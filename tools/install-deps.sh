@@ -15,6 +15,8 @@ pkgs=(
 	sparse			# make sparse
 	dkms			# make dkms (--no-install-recommends: no headers)
 	python3-docutils	# make docs: rst2html
+	qemu-system-arm qemu-user	# arm64 VMs and the arm64 harness
+	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 	dwarves			# pahole: the 6.12 headers build BTF
 	ca-certificates
 	libssl-dev libsodium-dev libgcrypt20-dev gnuplot-nox	# make bench

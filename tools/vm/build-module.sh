@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-module.sh 6.1|6.12
+# build-module.sh 6.1|6.12|6.1-arm64|6.12-arm64
 #
 # Build chacha20_simd.ko with W=1 against that Debian kernel's headers and
 # print the path of the .ko; fail on any compiler or objtool warning.
+# arm64 kernels: cross-built with ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-.
 # CHACHA_CLEAN=1 rebuilds from scratch, so that every warning shows.  The sources (git ls-files of the tree, or of
 # $CHACHA_SRC) are copied to a per-kernel build directory in the cache so
 # that builds for different kernels never share objects.
@@ -12,7 +13,10 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-load_kernel "${1:?usage: $0 6.1|6.12}"
+load_kernel "${1:?usage: $0 6.1|6.12|6.1-arm64|6.12-arm64}"
+kmake=(make -C "$HEADERS")
+[ "$KARCH" = amd64 ] ||
+	kmake+=(ARCH="$KARCH" CROSS_COMPILE="${CHACHA_CROSS:-aarch64-linux-gnu-}")
 src=${CHACHA_SRC:-$top_dir}
 bdir=$cache/build-$KVER
 mkdir -p "$bdir"
@@ -46,8 +50,8 @@ done <"$bdir/.files.new"
 mv "$bdir/.files.new" "$bdir/.files"
 
 log "building against $KVER in $bdir"
-[ -z "${CHACHA_CLEAN:-}" ] || make -C "$HEADERS" M="$bdir" clean >/dev/null
-make -C "$HEADERS" M="$bdir" W=1 modules 2>&1 | tee "$bdir/build.log" >&2
+[ -z "${CHACHA_CLEAN:-}" ] || "${kmake[@]}" M="$bdir" clean >/dev/null
+"${kmake[@]}" M="$bdir" W=1 modules 2>&1 | tee "$bdir/build.log" >&2
 if grep -q 'warning:' "$bdir/build.log"; then
 	die "warnings building against $KVER (W=1): see above"
 fi

@@ -3,8 +3,10 @@
 #
 # check-all.sh [run.sh options]: run.sh for Debian 12's 6.1 and the 6.12
 # from bookworm-backports, each on three CPU models (AVX2, SSSE3 without
-# AVX2, SSE2 only), then a summary; the last line is "N passed, N failed"
-# counting checks.  Exits non-zero if any check failed.
+# AVX2, SSE2 only), and their arm64 builds on -M virt -cpu max (NEON), then
+# a summary; the last line is "N passed, N failed" counting checks.  Exits
+# non-zero if any check failed.  CHACHA_VM_KERNELS picks kernels (default
+# "6.1 6.12 6.1-arm64 6.12-arm64").
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -14,13 +16,17 @@ configs=(
 	"max,-avx2 ssse3"
 	"qemu64 sse2"		# x86-64 baseline: no SSSE3
 )
+# pauth-impdef: QEMU's cheap pointer authentication, boots twice as fast
+configs_arm64=("max,pauth-impdef=on neon")
 nchecks=$(wc -w <<<"$vm_checks")
 total_pass=0 total_fail=0 rows=()
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 t0=$(now)
-for kernel in 6.1 6.12; do
-	for c in "${configs[@]}"; do
+for kernel in ${CHACHA_VM_KERNELS:-6.1 6.12 6.1-arm64 6.12-arm64}; do
+	cfgs=("${configs[@]}")
+	[ "$(kernel_arch "$kernel")" = amd64 ] || cfgs=("${configs_arm64[@]}")
+	for c in "${cfgs[@]}"; do
 		read -r cpu expect <<<"$c"
 		echo "=== kernel $kernel, -cpu $cpu, expecting $expect"
 		t=$(now)
@@ -32,14 +38,14 @@ for kernel in 6.1 6.12; do
 		fail=$((nchecks - pass))
 		total_pass=$((total_pass + pass))
 		total_fail=$((total_fail + fail))
-		rows+=("$(printf '%-22s %-10s %-6s %6s %6s %5ss' \
+		rows+=("$(printf '%-22s %-19s %-6s %6s %6s %5ss' \
 			"${kver:-$kernel}" "$cpu" \
 			"$expect" "$pass" "$fail" "$(($(now) - t))")")
 	done
 done
 
 echo
-printf '%-22s %-10s %-6s %6s %6s %6s\n' kernel cpu expect passed failed time
+printf '%-22s %-19s %-6s %6s %6s %6s\n' kernel cpu expect passed failed time
 printf '%s\n' "${rows[@]}"
 echo "total time $(($(now) - t0)) s"
 echo "$total_pass passed, $total_fail failed"

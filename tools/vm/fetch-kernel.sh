@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fetch-kernel.sh 6.1|6.12
+# fetch-kernel.sh 6.1|6.12|6.1-arm64|6.12-arm64
 #
 # Download Debian's newest kernel of that series (image, headers, kbuild),
 # unpack it into one root under the cache, point the packages' absolute
@@ -9,30 +9,33 @@
 # KVER, VMLINUZ, HEADERS (for make -C) and KROOT (holds lib/modules/KVER).
 #   6.1  -> bookworm's linux-image-6.1.0-N-amd64-unsigned
 #   6.12 -> bookworm-backports' linux-image-6.12.X+deb12-amd64-unsigned
+#   -arm64: the same for arm64, with the amd64 linux-kbuild of the same
+#   version (its scripts run on this host; the module is cross-built)
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 series=${1:-}
-case $series in
-6.1) pattern='linux-image-6\.1\.0-[0-9]+-amd64-unsigned' ;;
-6.12) pattern='linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned' ;;
-*) die "usage: $0 6.1|6.12" ;;
+arch=$(kernel_arch "$series")
+case ${series%-arm64} in
+6.1) pattern="linux-image-6\.1\.0-[0-9]+-$arch-unsigned" ;;
+6.12) pattern="linux-image-6\.12\.[0-9]+\+deb12-$arch-unsigned" ;;
+*) die "usage: $0 6.1|6.12|6.1-arm64|6.12-arm64" ;;
 esac
 
-image=$("$debfetch" newest "$pattern") || image=
+image=$("$debfetch" -a "$arch" newest "$pattern") || image=
 if [ -z "$image" ]; then
 	# Offline: fall back to the newest kernel already set up.
-	dir=$(ls -d "$cache"/kernel-"$series".*/.done 2>/dev/null |
-		sort -V | tail -n 1)
+	dir=$(ls -d "$cache"/kernel-"${series%-arm64}".*-"$arch"/.done \
+		2>/dev/null | sort -V | tail -n 1)
 	[ -n "$dir" ] || die "no $series kernel found"
 	dirname "$dir"
 	exit 0
 fi
 kver=${image#linux-image-}
 kver=${kver%-unsigned}
-abi=${kver%-amd64}
-case $series in
+abi=${kver%-"$arch"}
+case ${series%-arm64} in
 6.1) kbuild=linux-kbuild-6.1 ;;
 6.12) kbuild=linux-kbuild-$abi ;;
 esac
@@ -41,8 +44,9 @@ dir=$cache/kernel-$kver
 root=$dir/root
 if [ ! -e "$dir/.done" ]; then
 	log "setting up $kver"
-	pkgs=$("$debfetch" get "$image" "linux-headers-$kver" \
-		"linux-headers-$abi-common" "$kbuild")
+	pkgs=$("$debfetch" -a "$arch" get "$image" "linux-headers-$kver" \
+		"linux-headers-$abi-common")
+	pkgs+=" $("$debfetch" get "$kbuild")"	# host (amd64) scripts
 	rm -rf "$dir"
 	mkdir -p "$root"
 	for p in $pkgs; do

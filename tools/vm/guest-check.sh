@@ -7,8 +7,10 @@
 # Each check prints "CHECK <n> <name>: PASS|FAIL <detail>" to the console
 # and to /dev/ttyS1 (read by run.sh), then "CHECKS DONE".  A check's details
 # go to the console only, indented.  Settings from the kernel command line:
-#   chk_expect=avx2|ssse3|sse2	implementation the module should choose
+#   chk_expect=avx2|ssse3|sse2|neon	implementation the module should choose
 #   chk_stress=SECONDS		length of the stress check (default 15)
+#   chk_results=FILE		where verdicts also go (default /dev/ttyS1)
+#   chk_intree=MODULE		the in-tree SIMD ChaCha (default chacha-x86_64)
 
 # Busybox's sh runs its own applets first: use kmod's module tools instead.
 for t in modprobe modinfo insmod rmmod lsmod; do
@@ -20,7 +22,8 @@ SFX=${chk_expect:-avx2}-oot	# our drivers: chacha20-avx2-oot, ...
 ALGS="chacha20 xchacha20 xchacha12"
 STRESS=${chk_stress:-15}
 ADIANTUM="adiantum(xchacha12,aes)"
-RESULTS=/dev/ttyS1
+RESULTS=${chk_results:-/dev/ttyS1}
+INTREE=${chk_intree:-chacha-x86_64}
 
 say() {
 	echo "$*"
@@ -121,8 +124,8 @@ check_load() {
 	modprobe $MOD || fail "modprobe $MOD failed" || return
 	modprobe chacha_generic || fail "modprobe chacha_generic failed" ||
 		return
-	modprobe chacha-x86_64 2>/dev/null ||
-		echo "the in-tree chacha-x86_64 does not load on this CPU"
+	modprobe $INTREE 2>/dev/null ||
+		echo "the in-tree $INTREE does not load on this CPU"
 	for a in $ALGS; do
 		row=$(crypto_table | awk -v d="$a-$SFX" '$2 == d')
 		[ -n "$row" ] ||
@@ -254,7 +257,7 @@ check_dmcrypt() {
 		fail "/dev/ram0 holds the plaintext" || return
 	dm_remove data || fail "dmsetup remove failed" || return
 	modprobe -r $MOD || fail "modprobe -r $MOD failed" || return
-	modprobe -r chacha-x86_64 2>/dev/null
+	modprobe -r $INTREE 2>/dev/null
 	dm_create data "$KEY" || fail "dmsetup create (generic) failed" ||
 		return
 	adiantum_uses xchacha12-generic || return

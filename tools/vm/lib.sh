@@ -11,10 +11,20 @@ debfetch=$top_dir/tools/debfetch.sh
 log() { echo "${0##*/}: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-# load_kernel 6.1|6.12: fetch (cached) and set KVER, VMLINUZ, HEADERS, KROOT.
-# The directory is exported, so that child scripts skip the apt lookup.
+# kernel_arch KERNEL: the Debian architecture of a kernel name
+# (6.1, 6.12: amd64; 6.1-arm64, 6.12-arm64: arm64).
+kernel_arch() {
+	case $1 in
+	*-arm64) echo arm64 ;;
+	*) echo amd64 ;;
+	esac
+}
+
+# load_kernel 6.1|6.12|6.1-arm64|6.12-arm64: fetch (cached) and set KVER,
+# VMLINUZ, HEADERS, KROOT, KARCH.  The directory is exported, so that child
+# scripts skip the apt lookup.
 load_kernel() {
-	local var=CHACHA_KDIR_${1//./_} dir
+	local var=CHACHA_KDIR_${1//[.-]/_} dir
 
 	if [ -z "${!var:-}" ]; then
 		dir=$("$vm_dir/fetch-kernel.sh" "$1") || die "cannot fetch kernel $1"
@@ -22,6 +32,7 @@ load_kernel() {
 	fi
 	# shellcheck source=/dev/null
 	. "${!var}/kernel.env"
+	KARCH=$(kernel_arch "$1")
 }
 
 # Seconds since the epoch, for timings.

@@ -1,18 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh 6.1|6.12
+# mkinitramfs.sh 6.1|6.12|6.1-arm64|6.12-arm64
 #
 # Build the test VM's initramfs and print its path: busybox, kmod and
 # dmsetup (with their shared libraries), the static afalg-check, /init and
 # the guest scripts, chacha20_simd.ko in /lib/modules/KVER/extra, the
 # kernel's own modules the checks use with their dependencies, and a depmod
-# index.  Cached by content hash.
+# index.  Cached by content hash.  arm64: the user space comes from
+# userland-arm64.sh, afalg-check is cross-built.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kernel=${1:?usage: $0 6.1|6.12}
+kernel=${1:?usage: $0 6.1|6.12|6.1-arm64|6.12-arm64}
 load_kernel "$kernel"
 ko=$("$vm_dir/build-module.sh" "$kernel")
 
@@ -21,6 +22,10 @@ want="chacha_generic chacha-x86_64 libchacha poly1305_generic poly1305-x86_64
 	chacha20poly1305 adiantum nhpoly1305 nhpoly1305-sse2 nhpoly1305-avx2
 	aes_generic aesni-intel tcrypt af_alg algif_skcipher algif_aead
 	crypto_user dm-mod dm-crypt brd"
+[ "$KARCH" = arm64 ] && want="chacha_generic chacha-neon libchacha
+	poly1305_generic poly1305-neon chacha20poly1305 adiantum nhpoly1305
+	nhpoly1305-neon aes_generic aes-arm64 aes-ce-cipher tcrypt af_alg
+	algif_skcipher algif_aead crypto_user dm-mod dm-crypt brd"
 
 stage=$cache/initramfs-stage-$KVER
 exec 9>"$stage.lock"
@@ -59,6 +64,11 @@ copy_bin() {
 
 # User space: static busybox; dmsetup; kmod, as busybox modprobe retries a
 # failed finit_module() with init_module() and so runs tcrypt twice.
+if [ "$KARCH" = arm64 ]; then
+	ul=$("$vm_dir/userland-arm64.sh") || die "no arm64 user space"
+	cp -a "$ul"/bin "$ul"/sbin "$ul"/lib "$stage/"
+	ln -s busybox "$stage/bin/sh"
+else
 bb=$(command -v busybox) ||
 	die "busybox missing (apt-get install busybox-static)"
 ! ldd "$bb" >/dev/null 2>&1 ||
@@ -69,6 +79,7 @@ for p in dmsetup kmod; do
 	command -v $p >/dev/null || die "$p missing (apt-get install $p)"
 	copy_bin "$(command -v $p)" sbin
 done
+fi
 for p in modprobe insmod rmmod lsmod modinfo; do
 	ln -s kmod "$stage/sbin/$p"
 done
@@ -83,11 +94,14 @@ copy_bin "$cryptsetup" sbin
 # afalg-check, (re)built by its own makefile; without it, the checks that
 # use it fail.
 acbin=$cache/afalg-check
-if ! make -s -f "$vm_dir/afalg-check.mk" AFALG_CHECK="$acbin" >&2; then
+accc=gcc
+[ "$KARCH" = amd64 ] || { acbin+=-$KARCH; accc=aarch64-linux-gnu-gcc; }
+if ! make -s -f "$vm_dir/afalg-check.mk" AFALG_CHECK="$acbin" \
+	AFALG_CHECK_CC="$accc" >&2; then
 	rm -f "$acbin"
 	log "warning: afalg-check does not build"
 fi
-[ -x "$acbin" ] && cp "$acbin" "$stage/bin/"
+[ -x "$acbin" ] && cp "$acbin" "$stage/bin/afalg-check"
 
 cp "$vm_dir/guest-init.sh" "$stage/init"
 cp "$vm_dir/guest-check.sh" "$vm_dir/guest-demo.sh" "$stage/bin/"

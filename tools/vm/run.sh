@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh --kernel 6.1|6.12 --cpu MODEL --expect avx2|ssse3|sse2 [options]
+# run.sh --kernel K --cpu MODEL --expect avx2|ssse3|sse2|neon [options]
 #
-# Build the module and the initramfs for that Debian kernel, boot it under
-# QEMU (TCG) on the given CPU model and print the guest's CHECK verdicts.
+# Build the module and the initramfs for that Debian kernel (K: 6.1, 6.12,
+# 6.1-arm64, 6.12-arm64), boot it under QEMU (TCG; arm64: -M virt) on the
+# given CPU model and print the guest's CHECK verdicts.
 # Exits non-zero if any check failed or reported nothing.
 #   --modparams a=b,c=d	module options (e.g. impl=sse2; adjust --expect)
 #   --stress SECONDS	length of the stress check (default 15)
@@ -52,22 +53,31 @@ grep -E 'warning:|error:' "$out/build.log" >&2 || true
 t1=$(now)
 
 append="console=ttyS0 panic=-1 quiet log_buf_len=1M"
+[ "$KARCH" = amd64 ] || append=${append/ttyS0/ttyAMA0}
 append+=" chk_mode=$mode chk_expect=$expect chk_stress=$stress"
 [ -n "$modparams" ] && append+=" chk_modparams=$modparams"
+results=(-serial "file:$out/results.log")
+bin=qemu-system-x86_64 machine=()
+if [ "$KARCH" = arm64 ]; then
+	# virt has one UART: the verdicts come from the console instead.
+	bin=qemu-system-aarch64 machine=(-M virt -nic none) results=()
+	append+=" chk_results=/dev/null chk_intree=chacha-neon"
+fi
 # One TCG thread for both vCPUs: with multi-threaded TCG, QEMU 7.2 now and
 # then runs a stale int3 of the kernel's live code patching (text_poke_bp)
 # and the guest dies with "Oops: int3" (seen at boot; static keys flip later
 # too, e.g. on module loads).
 # shellcheck disable=SC2054 # the commas are in QEMU options
-qemu=(qemu-system-x86_64 -accel tcg,thread=single -cpu "$cpu" -smp 2 -m 1G
-	-nographic -no-reboot -monitor none
+qemu=("$bin" "${machine[@]}" -accel tcg,thread=single -cpu "$cpu" -smp 2
+	-m 1G -nographic -no-reboot -monitor none
 	-kernel "$VMLINUZ" -initrd "$initrd" -append "$append")
 
 log "booting $KVER on -cpu $cpu (TCG), expecting $expect"
 : >"$out/console.log"
 : >"$out/results.log"
 timeout "$timeout" "${qemu[@]}" -serial "file:$out/console.log" \
-	-serial "file:$out/results.log" </dev/null >"$out/qemu.log" 2>&1 &
+	"${results[@]}" </dev/null >"$out/qemu.log" 2>&1 &
+[ "$KARCH" = amd64 ] || ln -sf console.log "$out/results.log"
 vm=$!
 # Live view: the verdicts, or the demo's part of the console.
 if [ $mode = demo ]; then
