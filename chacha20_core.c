@@ -14,11 +14,22 @@
 
 #include "chacha20_core.h"
 
-#ifdef __x86_64__
 #define CORE(n, fn)		{ n, fn, NULL }
 #define CORE_PART(n, fn, part)	{ n, fn, part }
+
+#ifdef __x86_64__
 #define X86_AVX512	(CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2 | \
 			 CHACHA_CPU_AVX512)
+/*
+ * Below eight blocks the AVX2 and AVX-512 implementations share the AVX2
+ * and SSSE3 cores: a narrow request pays for the call, not for the width,
+ * and one 8-block call costs more than a 2- or 4-block one (tools/bench).
+ */
+#define X86_NARROW_CORES						\
+		CORE(4, chacha20_4block_xor_avx2),			\
+		CORE(2, chacha20_2block_xor_avx2),			\
+		CORE_PART(1, chacha20_1block_xor_ssse3,			\
+			  chacha20_1block_xor_part_ssse3),
 const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, 0, { { 0 } } },
 	{ "sse2", CHACHA_CPU_SSE2, 0, {
@@ -35,10 +46,7 @@ const struct chacha_impl chacha_impls[] = {
 	} },
 	{ "avx2", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, 0, {
 		CORE(8, chacha20_8block_xor_avx2),
-		CORE(4, chacha20_4block_xor_avx2),
-		CORE(2, chacha20_2block_xor_avx2),
-		CORE_PART(1, chacha20_1block_xor_ssse3,
-			  chacha20_1block_xor_part_ssse3),
+		X86_NARROW_CORES
 	} },
 	/* AVX-512VL on ymm: two interleaved 8-block groups, 32 registers. */
 	{ "avx512vl", X86_AVX512, 0, {
@@ -48,6 +56,7 @@ const struct chacha_impl chacha_impls[] = {
 			  chacha20_12block_xor_part_avx512vl),
 		CORE_PART(8, chacha20_8block_xor_avx512vl,
 			  chacha20_8block_xor_part_avx512vl),
+		X86_NARROW_CORES
 	} },
 	/* 16 blocks in zmm; the default only where zmm pays (the glue). */
 	{ "avx512", X86_AVX512, CHACHA_CPU_PREFER_ZMM, {
@@ -59,28 +68,27 @@ const struct chacha_impl chacha_impls[] = {
 			  chacha20_12block_xor_part_avx512vl),
 		CORE_PART(8, chacha20_8block_xor_avx512vl,
 			  chacha20_8block_xor_part_avx512vl),
+		X86_NARROW_CORES
 	} },
 };
 
+#undef X86_NARROW_CORES
 #undef X86_AVX512
-#undef CORE_PART
-#undef CORE
 #elif defined(__aarch64__) && !defined(__AARCH64EB__)
-#define CORE(n, fn)	{ n, fn }
 const struct chacha_impl chacha_impls[] = {
-	{ "scalar", 0, { { 0 } } },
-	{ "neon", CHACHA_CPU_NEON, {
+	{ "scalar", 0, 0, { { 0 } } },
+	{ "neon", CHACHA_CPU_NEON, 0, {
 		CORE(6, chacha20_6block_xor_neon),
 		CORE(4, chacha20_4block_xor_neon),
 	} },
 };
-
-#undef CORE
 #else
 const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, 0, { { 0 } } },
 };
 #endif
+#undef CORE_PART
+#undef CORE
 const unsigned int chacha_nimpls = ARRAY_SIZE(chacha_impls);
 
 /* Until chacha_calibrate() runs: the choices measured on a Zen 4. */

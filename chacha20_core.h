@@ -66,7 +66,7 @@ struct chacha_core {
 #define CHACHA_CPU_PREFER_ZMM	BIT(5)
 
 /* Slots for cores, the terminating entry included. */
-#define CHACHA_MAX_CORES	5
+#define CHACHA_MAX_CORES	8
 
 /*
  * An implementation: cores in descending stride, terminated by an entry
