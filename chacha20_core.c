@@ -20,16 +20,6 @@
 #ifdef __x86_64__
 #define X86_AVX512	(CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2 | \
 			 CHACHA_CPU_AVX512)
-/*
- * Below eight blocks the AVX2 and AVX-512 implementations share the AVX2
- * and SSSE3 cores: a narrow request pays for the call, not for the width,
- * and one 8-block call costs more than a 2- or 4-block one (tools/bench).
- */
-#define X86_NARROW_CORES						\
-		CORE(4, chacha20_4block_xor_avx2),			\
-		CORE(2, chacha20_2block_xor_avx2),			\
-		CORE_PART(1, chacha20_1block_xor_ssse3,			\
-			  chacha20_1block_xor_part_ssse3),
 const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, 0, { { 0 } } },
 	{ "sse2", CHACHA_CPU_SSE2, 0, {
@@ -46,9 +36,19 @@ const struct chacha_impl chacha_impls[] = {
 	} },
 	{ "avx2", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, 0, {
 		CORE(8, chacha20_8block_xor_avx2),
-		X86_NARROW_CORES
+		CORE(4, chacha20_4block_xor_avx2),
+		CORE(2, chacha20_2block_xor_avx2),
+		CORE_PART(1, chacha20_1block_xor_ssse3,
+			  chacha20_1block_xor_part_ssse3),
 	} },
-	/* AVX-512VL on ymm: two interleaved 8-block groups, 32 registers. */
+	/*
+	 * Below eight blocks the AVX-512 implementations use the AVX2 and
+	 * SSSE3 cores, as avx2 does: a narrow request pays for the call, not
+	 * for the width, and one 8-block call costs more than a 2- or 4-block
+	 * one (tools/bench).
+	 *
+	 * AVX-512VL on ymm: two interleaved 8-block groups, 32 registers.
+	 */
 	{ "avx512vl", X86_AVX512, 0, {
 		CORE_PART(16, chacha20_16block_xor_avx512vl,
 			  chacha20_16block_xor_part_avx512vl),
@@ -56,7 +56,10 @@ const struct chacha_impl chacha_impls[] = {
 			  chacha20_12block_xor_part_avx512vl),
 		CORE_PART(8, chacha20_8block_xor_avx512vl,
 			  chacha20_8block_xor_part_avx512vl),
-		X86_NARROW_CORES
+		CORE(4, chacha20_4block_xor_avx2),
+		CORE(2, chacha20_2block_xor_avx2),
+		CORE_PART(1, chacha20_1block_xor_ssse3,
+			  chacha20_1block_xor_part_ssse3),
 	} },
 	/* 16 blocks in zmm; the default only where zmm pays (the glue). */
 	{ "avx512", X86_AVX512, CHACHA_CPU_PREFER_ZMM, {
@@ -68,11 +71,13 @@ const struct chacha_impl chacha_impls[] = {
 			  chacha20_12block_xor_part_avx512vl),
 		CORE_PART(8, chacha20_8block_xor_avx512vl,
 			  chacha20_8block_xor_part_avx512vl),
-		X86_NARROW_CORES
+		CORE(4, chacha20_4block_xor_avx2),
+		CORE(2, chacha20_2block_xor_avx2),
+		CORE_PART(1, chacha20_1block_xor_ssse3,
+			  chacha20_1block_xor_part_ssse3),
 	} },
 };
 
-#undef X86_NARROW_CORES
 #undef X86_AVX512
 #elif defined(__aarch64__) && !defined(__AARCH64EB__)
 const struct chacha_impl chacha_impls[] = {
@@ -334,11 +339,18 @@ void chacha_calibrate(const struct chacha_impl *impl, u64 (*clock)(void),
 	if (!impl->cores[0].blocks)
 		goto out;
 
-	/* A last block inside a section: scalar C or the narrowest core. */
+	/*
+	 * A last block inside a section: scalar C or the narrowest core.
+	 * The core runs inside one SIMD section (never outside one: in the
+	 * kernel that would clobber some task's vector registers), which
+	 * the timing leaves out.
+	 */
 	c->scalar_block = chacha_time(&chacha_impls[0], false, clock, state,
 				      buf, CHACHA_BLOCK_BYTES);
+	chacha_simd_begin();
 	c->simd_block = chacha_time(impl, false, clock, state, buf,
 				    CHACHA_BLOCK_BYTES);
+	chacha_simd_end();
 	if (c->scalar_block < c->simd_block)
 		chacha_scalar_tail_bytes = CHACHA_BLOCK_BYTES;
 
