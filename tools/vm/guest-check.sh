@@ -345,7 +345,7 @@ luks_round_trip() {
 
 	# Reopen with the module gone: the kernel's generic driver decrypts.
 	modprobe -r $MOD || fail "modprobe -r $MOD failed" || return
-	modprobe -r chacha-x86_64 2>/dev/null
+	modprobe -r $INTREE 2>/dev/null
 	cs open --key-file /tmp/luks.key $dev luks ||
 		fail "cryptsetup open (generic) failed" || return
 	adiantum_uses xchacha12-generic || return

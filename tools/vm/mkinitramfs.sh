@@ -79,17 +79,16 @@ for p in dmsetup kmod; do
 	command -v $p >/dev/null || die "$p missing (apt-get install $p)"
 	copy_bin "$(command -v $p)" sbin
 done
+# cryptsetup for the LUKS2 check: Debian's cryptsetup-bin is dynamically
+# linked, so copy_bin brings its libraries and the loader (host ldd; the
+# arm64 user space above carries its own cryptsetup).
+cryptsetup=${CRYPTSETUP:-$(PATH=$PATH:/usr/sbin:/sbin command -v cryptsetup)} ||
+	die "cryptsetup missing (apt-get install cryptsetup-bin)"
+copy_bin "$cryptsetup" sbin
 fi
 for p in modprobe insmod rmmod lsmod modinfo; do
 	ln -s kmod "$stage/sbin/$p"
 done
-
-# cryptsetup for the LUKS2 check: Debian's cryptsetup-bin is dynamically
-# linked, so copy_bin brings its libraries and the loader (host ldd: for
-# another architecture, point CRYPTSETUP and copy_bin at that root instead).
-cryptsetup=${CRYPTSETUP:-$(PATH=$PATH:/usr/sbin:/sbin command -v cryptsetup)} ||
-	die "cryptsetup missing (apt-get install cryptsetup-bin)"
-copy_bin "$cryptsetup" sbin
 
 # afalg-check, (re)built by its own makefile; without it, the checks that
 # use it fail.
