@@ -1,14 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-all.sh [run.sh options]: run.sh for Debian 12's 6.1 and the 6.12
-# from bookworm-backports, each on three CPU models (AVX2, SSSE3 without
-# AVX2, SSE2 only), then a summary; the last line is "N passed, N failed"
-# counting checks.  Exits non-zero if any check failed.
+# check-all.sh [--kernels "6.1 6.12 7.3"] [run.sh options]: run.sh for
+# Debian 12's 6.1, the 6.12 from bookworm-backports and 7.3 built from
+# trixie-backports' linux-source-7.3 (tools/vm/fetch-kernel.sh), each on
+# three CPU models (AVX2, SSSE3 without AVX2, SSE2 only), then a summary;
+# the last line is "N passed, N failed" counting checks.  Exits non-zero if
+# any check failed.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+kernels="6.1 6.12"
+if [ "${1:-}" = --kernels ]; then
+	kernels=$2
+	shift 2
+fi
 configs=(
 	"max avx2"		# TCG's max CPU has AVX2
 	"max,-avx2 ssse3"
@@ -19,7 +26,7 @@ total_pass=0 total_fail=0 rows=()
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 t0=$(now)
-for kernel in 6.1 6.12; do
+for kernel in $kernels; do
 	for c in "${configs[@]}"; do
 		read -r cpu expect <<<"$c"
 		echo "=== kernel $kernel, -cpu $cpu, expecting $expect"

@@ -11,7 +11,7 @@ debfetch=$top_dir/tools/debfetch.sh
 log() { echo "${0##*/}: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-# load_kernel 6.1|6.12: fetch (cached) and set KVER, VMLINUZ, HEADERS, KROOT.
+# load_kernel 6.1|6.12|7.3: fetch or build (cached) and set KVER, VMLINUZ, HEADERS, KROOT.
 # The directory is exported, so that child scripts skip the apt lookup.
 load_kernel() {
 	local var=CHACHA_KDIR_${1//./_} dir

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh --kernel 6.1|6.12 --cpu MODEL --expect avx2|ssse3|sse2 [options]
+# run.sh --kernel 6.1|6.12|7.3 --cpu MODEL --expect avx2|ssse3|sse2 [options]
 #
-# Build the module and the initramfs for that Debian kernel, boot it under
+# Build the module and the initramfs for that kernel (Debian's 6.1 or 6.12,
+# or 7.3 built here from Debian's linux-source-7.3), boot it under
 # QEMU (TCG) on the given CPU model and print the guest's CHECK verdicts.
 # Exits non-zero if any check failed or reported nothing.
 #   --modparams a=b,c=d	module options (e.g. impl=sse2; adjust --expect)
