@@ -244,14 +244,18 @@ static void call_module(const struct subject *s, u32 *state, u8 *dst,
 
 /*
  * The kernel's generic C (chacha_crypt_generic()), written here: a block
- * of key stream at a time, XORed in words where a whole block is left.
+ * of key stream at a time, XORed in words where a whole block is left;
+ * without SIMD registers, as the kernel builds C (and as the module's
+ * scalar C is built here).
  */
-static inline u32 k7_rotl(u32 v, unsigned int n)
+#define K7_SCALAR	__attribute__((target("general-regs-only")))
+
+static inline K7_SCALAR u32 k7_rotl(u32 v, unsigned int n)
 {
 	return (v << n) | (v >> (32 - n));
 }
 
-static inline void k7_qr(u32 *x, int a, int b, int c, int d)
+static inline K7_SCALAR void k7_qr(u32 *x, int a, int b, int c, int d)
 {
 	x[a] += x[b];
 	x[d] = k7_rotl(x[d] ^ x[a], 16);
@@ -263,8 +267,8 @@ static inline void k7_qr(u32 *x, int a, int b, int c, int d)
 	x[b] = k7_rotl(x[b] ^ x[c], 7);
 }
 
-static void kernel7_generic(u32 *state, u8 *dst, const u8 *src,
-			    unsigned int len)
+static K7_SCALAR void kernel7_generic(u32 *state, u8 *dst, const u8 *src,
+				      unsigned int len)
 {
 	u8 stream[CHACHA_BLOCK_BYTES];
 	unsigned int i, n;
