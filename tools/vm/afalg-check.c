@@ -992,8 +992,8 @@ static void cmd_stress(const char *arg, int secs, int nproc)
 		     arg, nproc, i, bad, (unsigned long long)sum.ops,
 		     (unsigned long long)sum.fails);
 	else
-		pass("stress %s: %d processes x %d s, %llu requests identical to generic",
-		     arg, nproc, secs, (unsigned long long)sum.ops);
+		pass("stress %s: %d processes x %d s, %llu requests identical to *-%s",
+		     arg, nproc, secs, (unsigned long long)sum.ops, opt_ref);
 }
 
 /*

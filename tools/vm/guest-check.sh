@@ -80,6 +80,28 @@ loaded() {
 	grep -q "^$1 " /proc/modules
 }
 
+# tested DRIVER...: wait (up to 120 s in all) until each driver is in
+# /proc/crypto once, self-tested.  From 6.16 on the crypto manager tests a
+# new driver after registration returns; meanwhile its test larval (module
+# "kernel", selftest "unknown") stands beside it under the same name.
+tested() {
+	local d t=0
+
+	for d in "$@"; do
+		until [ "$(crypto_table | awk -v d="$d" '$2 == d { print $5 }')" = passed ]; do
+			[ $t -lt 120 ] || fail "$d: not self-tested after 120 s" ||
+				return
+			sleep 1
+			t=$((t + 1))
+		done
+	done
+}
+
+# load_mod: modprobe the module and wait for its drivers' self-tests
+load_mod() {
+	modprobe $MOD && tested chacha20-$SFX xchacha20-$SFX xchacha12-$SFX
+}
+
 # ac CMD ARGS: afalg-check with a time limit; prints its output, then
 # "afalg-check CMD: RESULT ..."; sets AC_PASSED to its count of passes.
 ac() {
@@ -129,9 +151,10 @@ check_load() {
 	loaded $MOD || fail "crypto-chacha20 did not load $MOD" || return
 	echo "loaded on request_module(crypto-chacha20)"
 	modprobe -r $MOD || fail "modprobe -r $MOD failed" || return
-	modprobe $MOD || fail "modprobe $MOD failed" || return
+	load_mod || fail "modprobe $MOD failed" || return
 	modprobe crypto-chacha20-$REF ||
 		fail "modprobe crypto-chacha20-$REF failed" || return
+	tested chacha20-$REF xchacha20-$REF xchacha12-$REF || return
 	[ -z "$INTREE" ] || modprobe $INTREE 2>/dev/null ||
 		echo "the in-tree $INTREE does not load on this CPU"
 	for a in $ALGS; do
@@ -240,7 +263,7 @@ check_unload_busy() {
 	! loaded $MOD || fail "$MOD still loaded" || return
 	left=$(crypto_table | grep -- "-$SFX")
 	[ -z "$left" ] || fail "left in /proc/crypto: $left" || return
-	modprobe $MOD || fail "reloading $MOD failed" || return
+	load_mod || fail "reloading $MOD failed" || return
 	echo "modprobe -r refused while a dm-crypt mapping used it, worked when idle"
 }
 
@@ -300,7 +323,7 @@ check_cryptsetup() {
 	luks_round_trip
 	rc=$?
 	[ ! -e /dev/mapper/luks ] || cs close luks
-	loaded $MOD || modprobe $MOD
+	loaded $MOD || load_mod
 	return $rc
 }
 
@@ -366,7 +389,7 @@ luks_round_trip() {
 	echo "LUKS2 4 MiB written via xchacha12-$SFX read back identically via xchacha12-$REF"
 
 	# cryptsetup benchmark: its Adiantum instance is built on the module.
-	modprobe $MOD || fail "reloading $MOD failed" || return
+	load_mod || fail "reloading $MOD failed" || return
 	! drivers_of "$ADIANTUM" | grep -q "adiantum(xchacha12-$SFX," ||
 		fail "an Adiantum instance on $SFX exists before the benchmark" ||
 		return
@@ -386,6 +409,13 @@ KEY=$(head -c 32 /dev/urandom | xxd -p -c 64)
 # ram0 for dm-crypt; ram1 for LUKS2, whose default header takes 16 MiB.
 modprobe brd rd_nr=2 rd_size=32768
 modprobe dm-crypt
+# From 7.x on, AF_ALG binds only an allowlist of algorithms (cryptsetup's
+# Adiantum among them) unless the sysctl crypto.af_alg_restrict is 0.
+modprobe af_alg
+if [ -e /proc/sys/crypto/af_alg_restrict ]; then
+	echo "crypto.af_alg_restrict was $(cat /proc/sys/crypto/af_alg_restrict); 0 for afalg-check"
+	echo 0 >/proc/sys/crypto/af_alg_restrict
+fi
 
 run_check 1 load check_load
 run_check 3 compare check_compare
