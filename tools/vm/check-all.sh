@@ -11,7 +11,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kernels="6.1 6.12"
+kernels="6.1 6.12 7.3"
 if [ "${1:-}" = --kernels ]; then
 	kernels=$2
 	shift 2
