@@ -52,9 +52,10 @@ checkpatch: deps ## checkpatch.pl --strict over every source file
 	bash tools/checkpatch.sh
 
 # W=1 builds against Debian 12's 6.1 and the 6.12 from bookworm-backports,
-# for amd64 and (cross-built) arm64.
-modules-debian: deps ## W=1 builds against Debian's 6.1 and 6.12 headers (amd64, arm64), no warnings
-	for k in 6.1 6.12 6.1-arm64 6.12-arm64; do CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k \
+# for amd64 and (cross-built) arm64, and against 7.3 built from
+# trixie-backports' linux-source-7.3 (tools/vm/fetch-kernel.sh).
+modules-debian: deps ## W=1 builds against Debian's 6.1 and 6.12 headers (amd64, arm64) and a 7.3 tree, no warnings
+	for k in 6.1 6.12 6.1-arm64 6.12-arm64 7.3; do CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k \
 		>/dev/null || exit 1; done
 
 sparse: deps ## make C=2 (sparse) against Debian's 6.1 and 6.12 headers, no warnings
@@ -75,7 +76,7 @@ install-check: deps ## make install + uninstall into a scratch root, against Deb
 kunit: deps ## KUnit suites in debug kernels built here (x86-64 and arm64)
 	bash tools/kunit/check-all.sh
 
-check: deps test-user test-arm64 checkpatch modules-debian sparse docs dkms install-check kunit ## every test (KUnit; VMs: both kernels, amd64 three CPUs, arm64)
+check: deps test-user test-arm64 checkpatch modules-debian sparse docs dkms install-check kunit ## every test (KUnit; VMs: 6.1, 6.12, 7.3 on three CPUs, arm64 6.1 and 6.12)
 	bash tools/vm/check-all.sh
 
 check-fast: deps test-user ## the user-space harness and one VM boot

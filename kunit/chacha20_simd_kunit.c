@@ -26,6 +26,7 @@
 #include <asm/simd.h>
 
 #include "../chacha20_core.h"
+#include "../compat.h"
 #include "../tests/vectors.h"
 #include "chacha20_simd_test.h"
 
@@ -64,7 +65,8 @@ struct ct_ctx {
 };
 
 /* The parameter generator: every implementation this CPU can run. */
-static const void *ct_impl_gen(const void *prev, char *desc)
+static const void *ct_impl_gen(COMPAT_KUNIT_GEN_TEST const void *prev,
+			       char *desc)
 {
 	const struct chacha_impl *p;
 	bool after = !prev;

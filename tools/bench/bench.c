@@ -10,6 +10,10 @@
  *   kernel-<tier>        the kernel's own chacha-{ssse3,avx2,avx512vl}
  *                        assembly (linux-source-6.12), driven as the
  *                        kernel's chacha_dosimd() drives it, F per section
+ *   kernel7-<tier>       Linux 6.16+'s chacha20-lib (7.3's
+ *                        chacha_crypt_arch()): per walk step, generic C up
+ *                        to 64 bytes, else the same assembly (unchanged in
+ *                        7.3's lib/crypto/x86) the same way, F per section
  *   openssl, openssl-noavx512, libsodium, libgcrypt
  *                        Debian's libraries, F per 4 KiB as well
  *
@@ -239,6 +243,94 @@ static void call_module(const struct subject *s, u32 *state, u8 *dst,
 	chacha_crypt_request(s->impl, state, dst, src, len, opt_rounds, true);
 }
 
+/*
+ * The kernel's generic C (chacha_crypt_generic()), written here: a block
+ * of key stream at a time, XORed in words where a whole block is left;
+ * without SIMD registers, as the kernel builds C (and as the module's
+ * scalar C is built here).
+ */
+#define K7_SCALAR	__attribute__((target("general-regs-only")))
+
+static inline K7_SCALAR u32 k7_rotl(u32 v, unsigned int n)
+{
+	return (v << n) | (v >> (32 - n));
+}
+
+static inline K7_SCALAR void k7_qr(u32 *x, int a, int b, int c, int d)
+{
+	x[a] += x[b];
+	x[d] = k7_rotl(x[d] ^ x[a], 16);
+	x[c] += x[d];
+	x[b] = k7_rotl(x[b] ^ x[c], 12);
+	x[a] += x[b];
+	x[d] = k7_rotl(x[d] ^ x[a], 8);
+	x[c] += x[d];
+	x[b] = k7_rotl(x[b] ^ x[c], 7);
+}
+
+static K7_SCALAR void kernel7_generic(u32 *state, u8 *dst, const u8 *src,
+				      unsigned int len)
+{
+	u8 stream[CHACHA_BLOCK_BYTES];
+	unsigned int i, n;
+	u32 x[16];
+	u64 a, b;
+
+	while (len) {
+		memcpy(x, state, sizeof(x));
+		for (i = 0; i < opt_rounds; i += 2) {
+			k7_qr(x, 0, 4, 8, 12);
+			k7_qr(x, 1, 5, 9, 13);
+			k7_qr(x, 2, 6, 10, 14);
+			k7_qr(x, 3, 7, 11, 15);
+			k7_qr(x, 0, 5, 10, 15);
+			k7_qr(x, 1, 6, 11, 12);
+			k7_qr(x, 2, 7, 8, 13);
+			k7_qr(x, 3, 4, 9, 14);
+		}
+		for (i = 0; i < 16; i++)
+			put_le32(stream + 4 * i, x[i] + state[i]);
+		state[12]++;
+		n = min_t(unsigned int, len, CHACHA_BLOCK_BYTES);
+		if (n == CHACHA_BLOCK_BYTES) {
+			for (i = 0; i < n; i += 8) {
+				memcpy(&a, src + i, 8);
+				memcpy(&b, stream + i, 8);
+				a ^= b;
+				memcpy(dst + i, &a, 8);
+			}
+		} else {
+			for (i = 0; i < n; i++)
+				dst[i] = src[i] ^ stream[i];
+		}
+		dst += n;
+		src += n;
+		len -= n;
+	}
+}
+
+/*
+ * 6.16+'s chacha20-lib: chacha_crypt() per walk step (a page), which is
+ * generic C up to one block and one SIMD section otherwise.
+ */
+static void call_kernel7(const struct subject *s, u32 *state, u8 *dst,
+			 const u8 *src, unsigned int len)
+{
+	while (len) {
+		unsigned int n = min_t(unsigned int, len, SECTION_BYTES);
+
+		if (n <= CHACHA_BLOCK_BYTES) {
+			kernel7_generic(state, dst, src, n);
+		} else {
+			fpu_charge();
+			kernel_dosimd(s->kimpl, state, dst, src, n);
+		}
+		dst += n;
+		src += n;
+		len -= n;
+	}
+}
+
 /* The kernel's skcipher: a SIMD section per walk step (a page). */
 static void call_kernel(const struct subject *s, u32 *state, u8 *dst,
 			const u8 *src, unsigned int len)
@@ -369,6 +461,9 @@ static void build_subjects(void)
 		s = add_subject(KERNEL, "%s", k->name);
 		s->kimpl = k;
 		s->call = call_kernel;
+		s = add_subject(KERNEL, "kernel7-%s", k->name + 7);
+		s->kimpl = k;
+		s->call = call_kernel7;
 	}
 	if (opt_rounds == 20) {
 		peers_init(bench_key, bench_iv);
@@ -829,17 +924,28 @@ static void print_tables(void)
 	}
 }
 
-/* The kernel's best tier this CPU runs, or the best without AVX-512. */
-static const struct subject *kernel_best(bool avx512)
+/*
+ * The kernel's best tier this CPU runs, or the best without AVX-512:
+ * 6.12's (kernel-*) or, with @v7, 7.3's (kernel7-*).
+ */
+static const struct subject *kernel_best_of(bool avx512, bool v7)
 {
 	const struct subject *best = NULL;
 	unsigned int i;
 
-	for (i = 0; i < nsubjects; i++)
-		if (subjects[i].kind == KERNEL &&
+	for (i = 0; i < nsubjects; i++) {
+		bool is7 = subjects[i].call == call_kernel7;
+
+		if (subjects[i].kind == KERNEL && is7 == v7 &&
 		    (avx512 || !strstr(subjects[i].name, "avx512")))
 			best = &subjects[i];
+	}
 	return best;
+}
+
+static const struct subject *kernel_best(bool avx512)
+{
+	return kernel_best_of(avx512, false);
 }
 
 /* The kernel's tier of the same ISA as a module row, if it has one. */
@@ -1058,6 +1164,8 @@ static void print_targets(void)
 	 */
 	target("6.1", ours, kernel_best(true), bench_lens[0], 1.00,
 	       "no kernel tier or module row");
+	target("6.1", ours, kernel_best_of(false, true), bench_lens[0], 1.00,
+	       "no kernel7 tier or module row");
 	if (ours != ours2)
 		target("6.1", ours2, kernel_best(false), bench_lens[0], 1.00,
 		       "no kernel tier or module row");

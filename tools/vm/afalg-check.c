@@ -50,6 +50,8 @@ static const char *const algs[] = { "chacha20", "xchacha20", "xchacha12" };
 static u64 opt_seed;
 static unsigned int opt_ivsize;
 static const char *opt_driver;
+/* The kernel's reference drivers: chacha20-generic, or chacha20-lib (6.16+) */
+static const char *opt_ref = "generic";
 
 static unsigned long n_pass, n_fail;
 static int rx_max_iov = MAX_IOV;	/* see set_rx_max_iov() */
@@ -584,14 +586,15 @@ static void compare_all(struct pair *p)
 	group_done(p, "decrypt = encrypt", f, i);
 }
 
-/* "xchacha12-foo" -> "xchacha12-generic" */
+/* "xchacha12-foo" -> "xchacha12-generic" (or -lib, --ref lib) */
 static const char *generic_of(const char *drv)
 {
 	static char s[8][64];
 	static unsigned int k;
 	char *r = s[k++ % ARRAY_SIZE(s)];
 
-	snprintf(r, sizeof(s[0]), "%.*s-generic", (int)strcspn(drv, "-"), drv);
+	snprintf(r, sizeof(s[0]), "%.*s-%s", (int)strcspn(drv, "-"), drv,
+		 opt_ref);
 	return r;
 }
 
@@ -871,8 +874,8 @@ static void cmd_aead(const char *ours)
 	snprintf(name[0], 64, "rfc7539(%s,poly1305-generic)", ours);
 	aead_vector(name[0]);
 
-	/* Random requests vs the template on chacha20-generic */
-	snprintf(name[1], 64, "rfc7539(chacha20-generic,poly1305-generic)");
+	/* Random requests vs the template on chacha20-generic (or -lib) */
+	snprintf(name[1], 64, "rfc7539(chacha20-%s,poly1305-generic)", opt_ref);
 	if (!pair_open(&p, "aead", name[0], name[1], sizeof(iv))) {
 		for (f = n_fail, i = 0; i < 200; i++) {
 			if (i % 50 == 0 && pair_rekey(&p))
@@ -989,8 +992,8 @@ static void cmd_stress(const char *arg, int secs, int nproc)
 		     arg, nproc, i, bad, (unsigned long long)sum.ops,
 		     (unsigned long long)sum.fails);
 	else
-		pass("stress %s: %d processes x %d s, %llu requests identical to generic",
-		     arg, nproc, secs, (unsigned long long)sum.ops);
+		pass("stress %s: %d processes x %d s, %llu requests identical to *-%s",
+		     arg, nproc, secs, (unsigned long long)sum.ops, opt_ref);
 }
 
 /*
@@ -1015,7 +1018,9 @@ static void set_rx_max_iov(void)
 
 static void die_usage(void)
 {
-	fputs("usage: afalg-check [--seed N] [--ivsize N] [--driver NAME] CMD\n"
+	fputs("usage: afalg-check [--seed N] [--ivsize N] [--driver NAME] [--ref SFX] CMD\n"
+	      "  --ref SFX              the kernel's reference drivers: *-SFX\n"
+	      "                         (default generic; lib from Linux 6.16 on)\n"
 	      "  compare OURS GENERIC   e.g. compare chacha20-simd chacha20-generic\n"
 	      "  vector                 RFC 8439 2.4.2 via chacha20 (or --driver)\n"
 	      "  badinput DRIVER...     bad keys, IV lengths, empty requests\n"
@@ -1090,6 +1095,8 @@ int main(int argc, char **argv)
 			opt_ivsize = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--driver") && i + 1 < argc)
 			opt_driver = argv[++i];
+		else if (!strcmp(argv[i], "--ref") && i + 1 < argc)
+			opt_ref = argv[++i];
 		else if (!strncmp(argv[i], "--", 2) || n == (int)ARRAY_SIZE(arg))
 			die_usage();
 		else

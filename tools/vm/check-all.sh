@@ -1,16 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-all.sh [run.sh options]: run.sh for Debian 12's 6.1 and the 6.12
-# from bookworm-backports, each on three CPU models (AVX2, SSSE3 without
-# AVX2, SSE2 only), and their arm64 builds on -M virt -cpu max (NEON), then
-# a summary; the last line is "N passed, N failed" counting checks.  Exits
-# non-zero if any check failed.  CHACHA_VM_KERNELS picks kernels (default
-# "6.1 6.12 6.1-arm64 6.12-arm64").
+# check-all.sh [--kernels "K ..."] [run.sh options]: run.sh for Debian 12's
+# 6.1, the 6.12 from bookworm-backports and 7.3 built from trixie-backports'
+# linux-source-7.3 (tools/vm/fetch-kernel.sh), each on three CPU models
+# (AVX2, SSSE3 without AVX2, SSE2 only), and Debian's arm64 6.1 and 6.12 on
+# -M virt -cpu max (NEON), then a summary; the last line is "N passed, N
+# failed" counting checks.  Exits non-zero if any check failed.  --kernels
+# or CHACHA_VM_KERNELS picks kernels (default "6.1 6.12 7.3 6.1-arm64
+# 6.12-arm64").
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+kernels=${CHACHA_VM_KERNELS:-6.1 6.12 7.3 6.1-arm64 6.12-arm64}
+if [ "${1:-}" = --kernels ]; then
+	kernels=$2
+	shift 2
+fi
 configs=(
 	"max avx2"		# TCG's max CPU has AVX2
 	"max,-avx2 ssse3"
@@ -23,7 +30,7 @@ total_pass=0 total_fail=0 rows=()
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 t0=$(now)
-for kernel in ${CHACHA_VM_KERNELS:-6.1 6.12 6.1-arm64 6.12-arm64}; do
+for kernel in $kernels; do
 	cfgs=("${configs[@]}")
 	[ "$(kernel_arch "$kernel")" = amd64 ] || cfgs=("${configs_arm64[@]}")
 	for c in "${cfgs[@]}"; do

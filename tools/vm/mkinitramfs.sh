@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh 6.1|6.12|6.1-arm64|6.12-arm64
+# mkinitramfs.sh 6.1|6.12|7.3|6.1-arm64|6.12-arm64
 #
 # Build the test VM's initramfs and print its path: busybox, kmod and
 # dmsetup (with their shared libraries), the static afalg-check, /init and
@@ -13,15 +13,17 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kernel=${1:?usage: $0 6.1|6.12|6.1-arm64|6.12-arm64}
+kernel=${1:?usage: $0 6.1|6.12|7.3|6.1-arm64|6.12-arm64}
 load_kernel "$kernel"
 ko=$("$vm_dir/build-module.sh" "$kernel")
 
 # Kernel modules the checks load; dependencies are added from modules.dep.
+# chacha, aes: 7.x's names (chacha20-lib, aes-lib); each kernel has some.
 want="chacha_generic chacha-x86_64 libchacha poly1305_generic poly1305-x86_64
 	chacha20poly1305 adiantum nhpoly1305 nhpoly1305-sse2 nhpoly1305-avx2
 	aes_generic aesni-intel tcrypt af_alg algif_skcipher algif_aead
-	crypto_user dm-mod dm-crypt brd"
+	crypto_user dm-mod dm-crypt brd
+	chacha aes"
 [ "$KARCH" = arm64 ] && want="chacha_generic chacha-neon libchacha
 	poly1305_generic poly1305-neon chacha20poly1305 adiantum nhpoly1305
 	nhpoly1305-neon aes_generic aes-arm64 aes-ce-cipher tcrypt af_alg
