@@ -7,6 +7,7 @@
 #   tools/debfetch.sh [-a ARCH] [-s SUITE...] update
 #   tools/debfetch.sh [-a ARCH] [-s SUITE...] newest REGEX   # newest package name matching
 #   tools/debfetch.sh [-a ARCH] [-s SUITE...] get PKG...     # download + unpack, print dirs
+#   tools/debfetch.sh [-s SUITE...] source PKG...  # source package, unpacked, print dirs
 #
 # The cache lives in ${CHACHA_CACHE:-~/.cache/chacha20-simd}/apt-<arch>.
 set -euo pipefail
@@ -30,9 +31,12 @@ root=$cache/apt-$arch
 # Package lists and their sources.list are kept per set of suites, so that
 # asking for another suite never changes what the default set resolves to.
 lists=$root/lists
+cmd=${1:-}
 default_suites="bookworm bookworm-updates bookworm-security bookworm-backports"
 [ "$suites" = "$default_suites" ] ||
 	lists=$root/lists-$(printf '%s' "$suites" | tr ' ' '+')
+# Source packages need deb-src lines, and lists of their own.
+[ "$cmd" != source ] || lists=$lists-src
 mkdir -p "$lists/partial" "$root/archives/partial" "$root/debs" "$root/x"
 
 list=$lists.sources.list
@@ -42,7 +46,9 @@ for s in $suites; do
 	*-security) url=$security ;;
 	*) url=$mirror ;;
 	esac
-	echo "deb [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $url $s main" >>"$list.new"
+	kind=deb
+	[ "$cmd" != source ] || kind=deb-src
+	echo "$kind [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $url $s main" >>"$list.new"
 done
 mv "$list.new" "$list"
 
@@ -81,7 +87,6 @@ update() {
 	fi
 }
 
-cmd=${1:-}
 shift || true
 case $cmd in
 update)
@@ -111,8 +116,30 @@ get)
 		echo "$dir"
 	done
 	;;
+source)
+	update
+	for p in "$@"; do
+		ver=$(apt_cache_private showsrc "$p" |
+			awk '$1 == "Version:" {print $2}' | sort -V | tail -n 1)
+		[ -n "$ver" ] || {
+			echo "debfetch: no source package $p" >&2
+			exit 1
+		}
+		dir=$root/src/${p}_${ver//:/%}
+		if [ ! -e "$dir/.done" ]; then
+			rm -rf "$dir" "$dir.dl"
+			mkdir -p "$dir.dl"
+			(cd "$dir.dl" && apt_private source --download-only \
+				"$p=$ver" >&2)
+			dpkg-source -x "$dir.dl"/*.dsc "$dir" >&2
+			rm -rf "$dir.dl"
+			touch "$dir/.done"
+		fi
+		echo "$dir"
+	done
+	;;
 *)
-	sed -n '3,12p' "$0"
+	sed -n '3,13p' "$0"
 	exit 2
 	;;
 esac

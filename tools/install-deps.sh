@@ -12,7 +12,8 @@ pkgs=(
 	busybox-static dmsetup
 	cryptsetup-bin		# the LUKS2 check in the VMs
 	qemu-system-x86
-	sparse			# make sparse
+	sparse			# make sparse (6.x)
+	dpkg-dev		# make sparse (7.x): dpkg-source unpacks sid's sparse
 	dkms			# make dkms (--no-install-recommends: no headers)
 	python3-docutils	# make docs: rst2html
 	qemu-system-arm qemu-user	# arm64 VMs and the arm64 harness
