@@ -176,8 +176,9 @@ void hchacha_block_scalar(const u32 *state, u32 *out, unsigned int nrounds)
 }
 
 /*
- * XOR one block of key stream for state[12] into @n <= 64 bytes: word by
- * word for a whole block, through a key stream buffer for a partial one.
+ * XOR one block of key stream for state[12] into @n <= 64 bytes, word by
+ * word, and the last 1-3 bytes of a partial block from the next word: no
+ * key stream buffer to fill and wipe.
  */
 static void chacha_xor_block_scalar(const u32 *state, u8 *dst, const u8 *src,
 				    unsigned int n, unsigned int nrounds)
@@ -185,23 +186,20 @@ static void chacha_xor_block_scalar(const u32 *state, u8 *dst, const u8 *src,
 	u32 x[CHACHA_STATE_WORDS];
 	unsigned int i;
 
-	if (n < CHACHA_BLOCK_BYTES) {
-		u8 ks[CHACHA_BLOCK_BYTES];
-
-		chacha_block_scalar(state, ks, nrounds);
-		for (i = 0; i < n; i++)
-			dst[i] = src[i] ^ ks[i];
-		memzero_explicit(ks, sizeof(ks));
-		return;
-	}
 	memcpy(x, state, sizeof(x));
 	chacha_permute(x, nrounds);
-	for (i = 0; i < CHACHA_STATE_WORDS; i++) {
+	for (i = 0; i < n / 4; i++) {
 		__le32 w;
 
 		memcpy(&w, src + 4 * i, sizeof(w));
 		w ^= cpu_to_le32(x[i] + state[i]);
 		memcpy(dst + 4 * i, &w, sizeof(w));
+	}
+	if (n % 4) {
+		u32 k = x[i] + state[i];	/* little-endian: low byte first */
+
+		for (i *= 4; i < n; i++, k >>= 8)
+			dst[i] = src[i] ^ (u8)k;
 	}
 	memzero_explicit(x, sizeof(x));
 }
