@@ -289,10 +289,11 @@ void chacha_crypt_request(const struct chacha_impl *impl, u32 *state, u8 *dst,
 
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, CHACHA_SIMD_CHUNK);
+		struct chacha_simd_save save;
 
-		chacha_simd_begin();
+		chacha_simd_begin(&save);
 		chacha_crypt_impl(impl, state, dst, src, n, nrounds);
-		chacha_simd_end();
+		chacha_simd_end(&save);
 		dst += n;
 		src += n;
 		len -= n;
@@ -308,13 +309,14 @@ static u64 chacha_time(const struct chacha_impl *impl, bool section,
 	unsigned int i;
 
 	for (i = 0; i < CHACHA_CALIB_TRIALS; i++) {
+		struct chacha_simd_save save;
 		u64 t = clock();
 
 		if (section)
-			chacha_simd_begin();
+			chacha_simd_begin(&save);
 		chacha_crypt_impl(impl, state, buf, buf, len, 20);
 		if (section)
-			chacha_simd_end();
+			chacha_simd_end(&save);
 		t = clock() - t;
 		if (t < best)
 			best = t;
@@ -327,6 +329,7 @@ void chacha_calibrate(const struct chacha_impl *impl, u64 (*clock)(void),
 {
 	u8 buf[CHACHA_CALIB_MAX_BYTES];
 	u32 state[CHACHA_STATE_WORDS];
+	struct chacha_simd_save save;
 	unsigned int len;
 
 	memset(c, 0, sizeof(*c));
@@ -345,10 +348,10 @@ void chacha_calibrate(const struct chacha_impl *impl, u64 (*clock)(void),
 	 */
 	c->scalar_block = chacha_time(&chacha_impls[0], false, clock, state,
 				      buf, CHACHA_BLOCK_BYTES);
-	chacha_simd_begin();
+	chacha_simd_begin(&save);
 	c->simd_block = chacha_time(impl, false, clock, state, buf,
 				    CHACHA_BLOCK_BYTES);
-	chacha_simd_end();
+	chacha_simd_end(&save);
 	if (c->scalar_block < c->simd_block)
 		chacha_scalar_tail_bytes = CHACHA_BLOCK_BYTES;
 

@@ -12,6 +12,8 @@
 #include <linux/types.h>
 #include <linux/linkage.h>
 
+#include "compat.h"
+
 #define CHACHA_BLOCK_BYTES	64
 #define CHACHA_KEY_BYTES	32
 #define CHACHA_IV_BYTES		16
@@ -211,13 +213,25 @@ void chacha_calibrate(const struct chacha_impl *impl, u64 (*clock)(void),
 		      struct chacha_calibration *c);
 
 /*
+ * What the caller of chacha_simd_begin() keeps on its stack until
+ * chacha_simd_end(): on arm64 from Linux 6.19 on, the buffer that
+ * kernel_neon_begin() saves the kernel-mode FP/SIMD state into if the
+ * task is preempted; elsewhere nothing.
+ */
+struct chacha_simd_save {
+#ifdef COMPAT_KERNEL_NEON_BUFFER
+	struct user_fpsimd_state fpsimd;
+#endif
+};
+
+/*
  * The environment's SIMD section: kernel_fpu_begin()/end() (or
  * kernel_neon_begin()/end()) in the module, a no-op in the harness, a
  * charged cost in the benchmark.  Each user of chacha_crypt_request()
- * defines both.
+ * defines both; @save is the same for both calls of one section.
  */
-void chacha_simd_begin(void);
-void chacha_simd_end(void);
+void chacha_simd_begin(struct chacha_simd_save *save);
+void chacha_simd_end(struct chacha_simd_save *save);
 
 /*
  * The module's request path: XOR @len bytes at the position given by

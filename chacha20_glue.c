@@ -120,12 +120,14 @@ static unsigned int chacha_cpu_features(void)
 }
 
 /* The SIMD section of chacha_crypt_request() (chacha20_core.c). */
-void chacha_simd_begin(void)
+void chacha_simd_begin(struct chacha_simd_save *save)
 {
 #ifdef CONFIG_X86
 	kernel_fpu_begin();
 #endif
-#ifdef CONFIG_ARM64
+#ifdef COMPAT_KERNEL_NEON_BUFFER
+	kernel_neon_begin(&save->fpsimd);
+#elif defined(CONFIG_ARM64)
 	kernel_neon_begin();
 #endif
 #if IS_ENABLED(CONFIG_KUNIT)
@@ -133,12 +135,14 @@ void chacha_simd_begin(void)
 #endif
 }
 
-void chacha_simd_end(void)
+void chacha_simd_end(struct chacha_simd_save *save)
 {
 #ifdef CONFIG_X86
 	kernel_fpu_end();
 #endif
-#ifdef CONFIG_ARM64
+#ifdef COMPAT_KERNEL_NEON_BUFFER
+	kernel_neon_end(&save->fpsimd);
+#elif defined(CONFIG_ARM64)
 	kernel_neon_end();
 #endif
 }

@@ -2,7 +2,9 @@
 /*
  * The one place for differences between the kernels this tree builds
  * against (6.1 and later), tested where the API appeared rather than by
- * version number.  The module itself needs none; the KUnit tests one.
+ * version number.  chacha20_core.h includes it, so that every file sees
+ * the same struct chacha_simd_save; the KUnit part needs <kunit/test.h>
+ * included first.
  */
 #ifndef CHACHA20_SIMD_COMPAT_H
 #define CHACHA20_SIMD_COMPAT_H
@@ -16,6 +18,30 @@
 #define COMPAT_KUNIT_GEN_TEST	struct kunit *test,
 #else
 #define COMPAT_KUNIT_GEN_TEST
+#endif
+
+/*
+ * crypto_simd_disabled_for_test, the per-CPU switch behind
+ * crypto_simd_usable() that the tests flip, exists with the crypto
+ * manager's extra tests: CONFIG_CRYPTO_MANAGER_EXTRA_TESTS up to 6.14,
+ * renamed CONFIG_CRYPTO_SELFTESTS_FULL in 6.15.
+ */
+#if defined(CONFIG_CRYPTO_MANAGER_EXTRA_TESTS) || \
+	defined(CONFIG_CRYPTO_SELFTESTS_FULL)
+#define COMPAT_CRYPTO_SIMD_TEST_SWITCH	1
+#endif
+
+/*
+ * arm64, from 6.19 on: kernel_neon_begin() and kernel_neon_end() take a
+ * buffer on the caller's stack, where the kernel-mode FP/SIMD state is
+ * saved if the task is preempted in between.  The same series added
+ * scoped_ksimd(), the guard that supplies one, to <asm/simd.h>.
+ */
+#ifdef CONFIG_ARM64
+#include <asm/simd.h>
+#ifdef scoped_ksimd
+#define COMPAT_KERNEL_NEON_BUFFER	1
+#endif
 #endif
 
 #endif /* CHACHA20_SIMD_COMPAT_H */

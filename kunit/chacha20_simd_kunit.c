@@ -6,8 +6,9 @@
  * this CPU can run (scalar, sse2, ... from chacha_impls[]), forced into the
  * registered drivers through the main module's test-only interface
  * (chacha20_simd_test.h).  The references are the RFC 8439 and XChaCha
- * vectors of tests/vectors.h and the kernel's own *-generic drivers; no
- * expected result comes from the code under test.
+ * vectors of tests/vectors.h and the kernel's own drivers (*-generic up to
+ * Linux 6.15, *-lib from 6.16 on); no expected result comes from the code
+ * under test.
  */
 
 #include <crypto/internal/simd.h>
@@ -37,17 +38,23 @@ module_param(expect, charp, 0444);
 MODULE_PARM_DESC(expect,
 		 "comma-separated implementations this CPU must be able to run, all others not (default: no check)");
 
-/* The three algorithms and their references. */
+/*
+ * The three algorithms and their references: the kernel's generic C
+ * driver up to 6.15; from 6.16 on the crypto API's only in-tree driver is
+ * *-lib (crypto/chacha.c, over the kernel's ChaCha library).
+ */
 struct ct_alg {
 	const char *name;
-	const char *generic;
+	const char *refs[2];
 	unsigned int ivsize;
 };
 
 static const struct ct_alg ct_algs[] = {
-	{ "chacha20", "chacha20-generic", CHACHA_IV_BYTES },
-	{ "xchacha20", "xchacha20-generic", XCHACHA_IV_BYTES },
-	{ "xchacha12", "xchacha12-generic", XCHACHA_IV_BYTES },
+	{ "chacha20", { "chacha20-generic", "chacha20-lib" }, CHACHA_IV_BYTES },
+	{ "xchacha20", { "xchacha20-generic", "xchacha20-lib" },
+	  XCHACHA_IV_BYTES },
+	{ "xchacha12", { "xchacha12-generic", "xchacha12-lib" },
+	  XCHACHA_IV_BYTES },
 };
 
 #define CT_NALGS	ARRAY_SIZE(ct_algs)
@@ -111,7 +118,9 @@ static void ct_exit(struct kunit *test)
 	chacha_test_set_impl(ctx->prev);
 }
 
-static struct crypto_skcipher *ct_alloc(struct kunit *test, const char *name)
+/* A tfm freed after the case; NULL if @name is missing and @may_miss. */
+static struct crypto_skcipher *ct_alloc_opt(struct kunit *test,
+					    const char *name, bool may_miss)
 {
 	struct ct_ctx *ctx = test->priv;
 	struct crypto_skcipher *tfm;
@@ -119,10 +128,17 @@ static struct crypto_skcipher *ct_alloc(struct kunit *test, const char *name)
 	KUNIT_ASSERT_LT(test, ctx->ntfms, CT_MAX_TFMS);
 	/* Synchronous only: every request below completes on return. */
 	tfm = crypto_alloc_skcipher(name, 0, CRYPTO_ALG_ASYNC);
+	if (may_miss && PTR_ERR_OR_ZERO(tfm) == -ENOENT)
+		return NULL;
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(tfm), "allocating %s: %ld", name,
 			       PTR_ERR(tfm));
 	ctx->tfms[ctx->ntfms++] = tfm;
 	return tfm;
+}
+
+static struct crypto_skcipher *ct_alloc(struct kunit *test, const char *name)
+{
+	return ct_alloc_opt(test, name, false);
 }
 
 /*
@@ -147,7 +163,9 @@ static struct crypto_skcipher *ct_ref(struct kunit *test, unsigned int a)
 	struct ct_ctx *ctx = test->priv;
 
 	if (!ctx->ref[a])
-		ctx->ref[a] = ct_alloc(test, ct_algs[a].generic);
+		ctx->ref[a] = ct_alloc_opt(test, ct_algs[a].refs[0], true);
+	if (!ctx->ref[a])
+		ctx->ref[a] = ct_alloc(test, ct_algs[a].refs[1]);
 	return ctx->ref[a];
 }
 
@@ -353,8 +371,13 @@ static void ct_names(struct kunit *test)
 				   "chacha20_simd");
 		KUNIT_EXPECT_STREQ(test, crypto_skcipher_driver_name(tfm),
 				   crypto_skcipher_driver_name(ct_ours(test, a)));
-		KUNIT_EXPECT_STREQ(test, crypto_skcipher_driver_name(ref),
-				   ct_algs[a].generic);
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      !strcmp(crypto_skcipher_driver_name(ref),
+					      ct_algs[a].refs[0]) ||
+				      !strcmp(crypto_skcipher_driver_name(ref),
+					      ct_algs[a].refs[1]),
+				      "reference %s",
+				      crypto_skcipher_driver_name(ref));
 		KUNIT_EXPECT_GT(test, alg->base.cra_priority,
 				crypto_skcipher_alg(ref)->base.cra_priority);
 		KUNIT_EXPECT_EQ(test, crypto_skcipher_ivsize(tfm),
@@ -968,7 +991,7 @@ static void ct_job_check(struct kunit *test, struct ct_job *job,
  */
 static void ct_irqs_off(struct kunit *test)
 {
-#ifdef CONFIG_CRYPTO_MANAGER_EXTRA_TESTS
+#ifdef COMPAT_CRYPTO_SIMD_TEST_SWITCH
 	struct ct_job *job = kunit_kzalloc(test, sizeof(*job), GFP_KERNEL);
 	unsigned long flags;
 
@@ -983,7 +1006,7 @@ static void ct_irqs_off(struct kunit *test)
 	ct_job_check(test, job, "interrupts off");
 	KUNIT_EXPECT_FALSE(test, job->simd_usable);
 #else
-	kunit_skip(test, "needs CONFIG_CRYPTO_MANAGER_EXTRA_TESTS");
+	kunit_skip(test, "needs CRYPTO_MANAGER_EXTRA_TESTS or CRYPTO_SELFTESTS_FULL");
 #endif
 }
 
@@ -991,13 +1014,13 @@ static void ct_tasklet_fn(struct tasklet_struct *t)
 {
 	struct ct_job *job = from_tasklet(job, t, tasklet);
 
-#ifdef CONFIG_CRYPTO_MANAGER_EXTRA_TESTS
+#ifdef COMPAT_CRYPTO_SIMD_TEST_SWITCH
 	/* As testmgr does: SIMD off for the crypto code on this CPU. */
 	if (job->forced)
 		__this_cpu_write(crypto_simd_disabled_for_test, true);
 #endif
 	ct_job_run(job);
-#ifdef CONFIG_CRYPTO_MANAGER_EXTRA_TESTS
+#ifdef COMPAT_CRYPTO_SIMD_TEST_SWITCH
 	__this_cpu_write(crypto_simd_disabled_for_test, false);
 #endif
 	WRITE_ONCE(job->finished, true);
@@ -1028,7 +1051,7 @@ static void ct_softirq_job(struct kunit *test, bool forced)
 static void ct_softirq(struct kunit *test)
 {
 	ct_softirq_job(test, false);
-#ifdef CONFIG_CRYPTO_MANAGER_EXTRA_TESTS
+#ifdef COMPAT_CRYPTO_SIMD_TEST_SWITCH
 	ct_softirq_job(test, true);
 #endif
 }
@@ -1036,7 +1059,7 @@ static void ct_softirq(struct kunit *test)
 /* In process context with SIMD disabled (testmgr's switch). */
 static void ct_nosimd_task(struct kunit *test)
 {
-#ifdef CONFIG_CRYPTO_MANAGER_EXTRA_TESTS
+#ifdef COMPAT_CRYPTO_SIMD_TEST_SWITCH
 	struct ct_job *job = kunit_kzalloc(test, sizeof(*job), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, job);
@@ -1050,7 +1073,7 @@ static void ct_nosimd_task(struct kunit *test)
 	ct_job_check(test, job, "task, SIMD disabled");
 	KUNIT_EXPECT_FALSE(test, job->simd_usable);
 #else
-	kunit_skip(test, "needs CONFIG_CRYPTO_MANAGER_EXTRA_TESTS");
+	kunit_skip(test, "needs CRYPTO_MANAGER_EXTRA_TESTS or CRYPTO_SELFTESTS_FULL");
 #endif
 }
 

@@ -131,10 +131,10 @@ void xchacha_setup(u32 *state, const u8 *key, const u8 *iv,
  * chacha_crypt_request()'s SIMD section: user space needs none.  Weak, so
  * that the benchmark can charge a cost of its own instead.
  */
-__weak void chacha_simd_begin(void)
+__weak void chacha_simd_begin(struct chacha_simd_save *save __always_unused)
 {
 }
 
-__weak void chacha_simd_end(void)
+__weak void chacha_simd_end(struct chacha_simd_save *save __always_unused)
 {
 }

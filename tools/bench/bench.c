@@ -192,12 +192,12 @@ static void fpu_charge(void)
 		;
 }
 
-void chacha_simd_begin(void)
+void chacha_simd_begin(struct chacha_simd_save *save __always_unused)
 {
 	fpu_charge();
 }
 
-void chacha_simd_end(void)
+void chacha_simd_end(struct chacha_simd_save *save __always_unused)
 {
 }
 
