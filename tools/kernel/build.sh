@@ -7,10 +7,15 @@
 # plus config fragments, cached.  Prints the build directory (usable as
 # KDIR for M= module builds); its kernel.env names the image, the source,
 # ARCH, CROSS_COMPILE and CC to build modules with.
-#   -p PKG	source package (default linux-source-6.12)
+#   -k 7.3|6.12	the test kernel of that series (default 7.3):
+#		7.3: linux-source-7.3 (trixie-backports), test7.config +
+#		test7-ARCH.config, for the VM checks and KUnit alike;
+#		6.12: linux-source-6.12 (bookworm-backports), debug.config +
+#		debug-ARCH.config, for KUnit on 6.12 (not in make check)
+#   -p PKG	another source package
 #   -s SUITES	Debian suites to look PKG up in (passed to debfetch.sh -s)
 #   -S DIR	use this unpacked kernel tree instead of a package
-#   -f FILE	config fragment (default: debug.config + debug-ARCH.config)
+#   -f FILE	config fragment (replaces the preset's; repeatable)
 #
 # The build directory is keyed by a hash of (source version, arch,
 # fragments, compiler), so a rerun with nothing changed skips the build,
@@ -19,18 +24,19 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
-pkg=linux-source-6.12 suites='' srcdir='' frags=()
-while getopts "p:s:S:f:" o; do
+series=7.3 pkg='' suites='' srcdir='' frags=()
+while getopts "k:p:s:S:f:" o; do
 	case $o in
+	k) series=$OPTARG ;;
 	p) pkg=$OPTARG ;;
 	s) suites=$OPTARG ;;
 	S) srcdir=$OPTARG ;;
 	f) frags+=("$OPTARG") ;;
-	*) sed -n '4,12s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,17s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-arch=${1:?usage: $0 [-p PKG] [-s SUITES] [-S DIR] [-f FRAG] x86_64|arm64}
+arch=${1:?usage: $0 [-k 7.3|6.12] [-p PKG] [-s SUITES] [-S DIR] [-f FRAG] x86_64|arm64}
 log() { echo "${0##*/}: $*" >&2; }
 
 case $arch in
@@ -38,7 +44,18 @@ x86_64) cross='' image=arch/x86/boot/bzImage ;;
 arm64) cross=aarch64-linux-gnu- image=arch/arm64/boot/Image ;;
 *) log "unknown arch $arch"; exit 2 ;;
 esac
-[ ${#frags[@]} -gt 0 ] || frags=("$here/debug.config" "$here/debug-$arch.config")
+case $series in
+7.*)
+	: "${pkg:=linux-source-$series}" "${suites:=trixie trixie-backports}"
+	preset=("$here/test7.config" "$here/test7-$arch.config")
+	;;
+6.12)
+	: "${pkg:=linux-source-6.12}"
+	preset=("$here/debug.config" "$here/debug-$arch.config")
+	;;
+*) log "unknown series $series"; exit 2 ;;
+esac
+[ ${#frags[@]} -gt 0 ] || frags=("${preset[@]}")
 
 # The source tree: the package's tarball, unpacked once per version.
 if [ -z "$srcdir" ]; then

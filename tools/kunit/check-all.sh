@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make kunit`: kunit/ compiles against Debian's 6.1 and 6.12 headers, and
-# the KUnit suites run on the debug kernels, x86-64 with AVX2 (-cpu max)
-# and with SSE2 only (-cpu qemu64), and arm64 (-cpu max).  Prints
-# kunit.py's summary for each; fails if anything fails.
+# the KUnit suites run on the 7.3 test kernels (tools/kernel/build.sh; the
+# VM checks boot the same ones), x86-64 with AVX2 (-cpu max) and with SSE2
+# only (-cpu qemu64), and arm64 (-cpu max).  Prints kunit.py's summary for
+# each; fails if anything fails.  CHACHA_KUNIT_KERNELS="7.3 6.12" adds the
+# 6.12 debug kernels (two more kernel builds, so not in make check).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,8 +29,10 @@ for k in 6.1 6.12; do
 		fail=$((fail + 1))
 	fi
 done
-run --arch x86_64 --cpu max --expect scalar,sse2,ssse3,avx2
-run --arch x86_64 --cpu qemu64 --expect scalar,sse2
-run --arch arm64 --cpu max,pauth-impdef=on
+for k in ${CHACHA_KUNIT_KERNELS:-7.3}; do
+	run -k "$k" --arch x86_64 --cpu max --expect scalar,sse2,ssse3,avx2
+	run -k "$k" --arch x86_64 --cpu qemu64 --expect scalar,sse2
+	run -k "$k" --arch arm64 --cpu max,pauth-impdef=on
+done
 echo "KUnit checks: $pass passed, $fail failed ($(($(date +%s) - t0)) s)"
 [ $fail -eq 0 ]

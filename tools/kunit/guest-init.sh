@@ -13,15 +13,32 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug
+# request_module() (the crypto manager's and the tests' references) runs
+# busybox's modprobe.
+echo /bin/modprobe >/proc/sys/kernel/modprobe
 # The KUnit failslab case injects failures one at a time; no stack dumps.
 echo 0 >/sys/kernel/debug/failslab/verbose
 
-# Our drivers' selftest verdicts in /proc/crypto.
-selftests() {
+# Our drivers' selftest verdicts in /proc/crypto, once every row of them
+# says passed, or after 600 s: from 6.16 on the crypto manager tests a
+# driver after its registration returns, and until the test ends its test
+# larval (selftest "unknown", holding the module) stands in /proc/crypto
+# under the same driver name.
+verdicts() {
 	awk -v what="$1" '
 		$1 == "driver" { d = $3 }
 		$1 == "selftest" && d ~ /-oot$/ { print "KT selftest", what, d, $3 }
 	' /proc/crypto
+}
+selftests() {
+	t=0
+	until verdicts "$1" | awk '$5 != "passed" { bad = 1 } END { exit bad || !NR }' ||
+		[ $t -ge 600 ]; do
+		sleep 1
+		t=$((t + 1))
+	done
+	verdicts "$1"
+	echo "KT waited $t s for the self-tests ($1)"
 }
 
 for i in $(echo "${kt_impls:-}" | tr , " "); do

@@ -4,16 +4,16 @@
 # check-all.sh [--kernels "K ..."] [run.sh options]: run.sh for Debian 12's
 # 6.1, the 6.12 from bookworm-backports and 7.3 built from trixie-backports'
 # linux-source-7.3 (tools/vm/fetch-kernel.sh), each on three CPU models
-# (AVX2, SSSE3 without AVX2, SSE2 only), and Debian's arm64 6.1 and 6.12 on
-# -M virt -cpu max (NEON), then a summary; the last line is "N passed, N
-# failed" counting checks.  Exits non-zero if any check failed.  --kernels
-# or CHACHA_VM_KERNELS picks kernels (default "6.1 6.12 7.3 6.1-arm64
-# 6.12-arm64").
+# (AVX2, SSSE3 without AVX2, SSE2 only), and arm64 (Debian's 6.1 and 6.12,
+# and 7.3 built here) on -M virt -cpu max (NEON), then a summary; the last
+# line is "N passed, N failed" counting checks.  Exits non-zero if any
+# check failed.  --kernels or CHACHA_VM_KERNELS picks kernels (default
+# "6.1 6.12 7.3 6.1-arm64 6.12-arm64 7.3-arm64").
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kernels=${CHACHA_VM_KERNELS:-6.1 6.12 7.3 6.1-arm64 6.12-arm64}
+kernels=${CHACHA_VM_KERNELS:-6.1 6.12 7.3 6.1-arm64 6.12-arm64 7.3-arm64}
 if [ "${1:-}" = --kernels ]; then
 	kernels=$2
 	shift 2

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fetch-kernel.sh 6.1|6.12|7.3|6.1-arm64|6.12-arm64
+# fetch-kernel.sh 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64
 #
 # Download Debian's newest kernel of that series (image, headers, kbuild),
 # unpack it into one root under the cache, point the packages' absolute
@@ -12,9 +12,10 @@
 #   -arm64: the same for arm64, with the amd64 linux-kbuild of the same
 #   version (its scripts run on this host; the module is cross-built)
 #   7.3  -> built here from trixie-backports' linux-source-7.3
-#           (tools/kernel/build.sh with vm7.config; Debian 13's own kernel
-#           packages need a newer glibc for their kbuild tools), its
-#           modules installed into a root beside the build
+#           (tools/kernel/build.sh -k 7.3: test7.config, the kernel the
+#           KUnit runs use too; Debian 13's own kernel packages need a
+#           newer glibc for their kbuild tools), its modules installed
+#           into a root beside the build; 7.3-arm64 likewise
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -25,11 +26,10 @@ case ${series%-arm64} in
 6.1) pattern="linux-image-6\.1\.0-[0-9]+-$arch-unsigned" ;;
 6.12) pattern="linux-image-6\.12\.[0-9]+\+deb12-$arch-unsigned" ;;
 7.*)
-	kb=$("$top_dir/tools/kernel/build.sh" -p "linux-source-$series" \
-		-s "trixie trixie-backports" \
-		-f "$top_dir/tools/kernel/vm7.config" \
-		-f "$top_dir/tools/kernel/vm7-x86_64.config" x86_64) ||
-		die "cannot build linux-source-$series"
+	karch=x86_64
+	[ "$arch" = amd64 ] || karch=arm64
+	kb=$("$top_dir/tools/kernel/build.sh" -k "${series%-arm64}" \
+		"$karch") || die "cannot build linux-source-${series%-arm64}"
 	# shellcheck source=/dev/null
 	. "$kb/kernel.env"
 	dir=$kb/vm
@@ -37,7 +37,7 @@ case ${series%-arm64} in
 		rm -rf "$dir"
 		mkdir -p "$dir/root"
 		make -s -C "$KSRC" O="$KBUILD" ARCH="$KARCH" \
-			INSTALL_MOD_PATH="$dir/root" modules_install >&2
+			CROSS_COMPILE="$KCROSS" INSTALL_MOD_PATH="$dir/root" modules_install >&2
 		cat >"$dir/kernel.env" <<EOT
 KVER=$KRELEASE
 KROOT=$dir/root
@@ -49,7 +49,7 @@ EOT
 	echo "$dir"
 	exit 0
 	;;
-*) die "usage: $0 6.1|6.12|7.3|6.1-arm64|6.12-arm64" ;;
+*) die "usage: $0 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64" ;;
 esac
 
 image=$("$debfetch" -a "$arch" newest "$pattern") || image=

@@ -33,7 +33,7 @@ demo) guest-demo.sh ;;
 esac
 
 sync
-# A kernel without ACPI (the self-built 7.x, tools/kernel/vm7.config)
+# A kernel without ACPI (the self-built 7.x, tools/kernel/test7.config)
 # cannot power off; QEMU's -no-reboot turns a reboot into the end instead.
 [ -d /sys/firmware/acpi ] || reboot -f
 poweroff -f

@@ -20,7 +20,7 @@ kernel_arch() {
 	esac
 }
 
-# load_kernel 6.1|6.12|7.3|6.1-arm64|6.12-arm64: fetch or build (cached) and set KVER,
+# load_kernel 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64: fetch or build (cached) and set KVER,
 # VMLINUZ, HEADERS, KROOT, KARCH.  The directory is exported, so that child
 # scripts skip the apt lookup.
 load_kernel() {

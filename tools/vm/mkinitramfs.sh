@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh 6.1|6.12|7.3|6.1-arm64|6.12-arm64
+# mkinitramfs.sh 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64
 #
 # Build the test VM's initramfs and print its path: busybox, kmod and
 # dmsetup (with their shared libraries), the static afalg-check, /init and
@@ -13,7 +13,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kernel=${1:?usage: $0 6.1|6.12|7.3|6.1-arm64|6.12-arm64}
+kernel=${1:?usage: $0 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64}
 load_kernel "$kernel"
 ko=$("$vm_dir/build-module.sh" "$kernel")
 
@@ -27,7 +27,8 @@ want="chacha_generic chacha-x86_64 libchacha poly1305_generic poly1305-x86_64
 [ "$KARCH" = arm64 ] && want="chacha_generic chacha-neon libchacha
 	poly1305_generic poly1305-neon chacha20poly1305 adiantum nhpoly1305
 	nhpoly1305-neon aes_generic aes-arm64 aes-ce-cipher tcrypt af_alg
-	algif_skcipher algif_aead crypto_user dm-mod dm-crypt brd"
+	algif_skcipher algif_aead crypto_user dm-mod dm-crypt brd
+	chacha aes"
 
 stage=$cache/initramfs-stage-$KVER
 exec 9>"$stage.lock"
