@@ -22,7 +22,9 @@
  *
  * One temporary serves all four: each use of it is a short sequence, and
  * register renaming keeps the sequences apart.  It also takes the byte
- * shuffle mask, loaded once for the four shuffles of a step.
+ * shuffle mask, loaded once for the four shuffles of a step.  In round 1
+ * only column 0 differs between the blocks (the counter): columns 1-3
+ * are done once, for all blocks, in xmm.
  *
  * Rotations by 16 and 8 are byte shuffles; by 12 and 7, shift/shift/or.
  * At the end the input state is added back, the 8x8 matrix of words is
@@ -90,7 +92,9 @@ chacha20_avx2_ctr23:
 
 /* The stack slot of word 11. */
 #define SLOT	(%rsp)
-#define FRAME	32
+/* Round 1's state rows (xmm), after the slot. */
+#define ROW(i)	(32 + (i) * 16)(%rsp)
+#define FRAME	96
 
 .text
 
@@ -141,20 +145,23 @@ chacha20_avx2_ctr23:
 	ROTL		7, \b1, T1
 .endm
 
-/* One quarter-round on whole registers (the row layout's single group). */
-.macro QUARTERROUND a, b, c, d
+/*
+ * One quarter-round on whole registers (the row layout's single group, and
+ * round 1 of the 8-block core); t is clobbered.
+ */
+.macro QUARTERROUND a, b, c, d, t=T0
 	vpaddd		\b, \a, \a
 	vpxor		\a, \d, \d
 	ROTL_BYTES	chacha20_avx2_rot16, \d
 	vpaddd		\d, \c, \c
 	vpxor		\c, \b, \b
-	ROTL		12, \b, T0
+	ROTL		12, \b, \t
 	vpaddd		\b, \a, \a
 	vpxor		\a, \d, \d
 	ROTL_BYTES	chacha20_avx2_rot8, \d
 	vpaddd		\d, \c, \c
 	vpxor		\c, \b, \b
-	ROTL		7, \b, T0
+	ROTL		7, \b, \t
 .endm
 
 /*
@@ -220,12 +227,6 @@ chacha20_avx2_ctr23:
 	ROTL		7, \b3, T
 .endm
 
-/* A column round and a diagonal round (word 11 in SLOT). */
-.macro DOUBLEROUND8
-	QUARTERROUND_x4	X0, X4, X8, X12,  X1, X5, X9, X13,  X2, X6, X10, X14,  X3, X7, X15
-	QUARTERROUND_x4	X0, X5, X10, X15,  X2, X7, X8, X13,  X3, X4, X9, X14,  X1, X6, X12
-.endm
-
 /* x += state word @i in every lane; t is clobbered. */
 .macro ADD_STATE i, x, t
 	vpbroadcastd	(4 * \i)(STATE), \t
@@ -278,26 +279,51 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
 	and		$-32, %rsp
 	sub		$FRAME, %rsp
 
+	/*
+	 * Round 1, columns 1-3: every word they read is the same in all
+	 * blocks, so one quarter-round on lanes 1-3 of the state's rows
+	 * does them for all eight, in xmm; lane 0 is not used.  Row 3 is
+	 * read word by word (see LOAD_ROW3), as lanes x14, x13, x14, x15.
+	 * The results go through the frame to be broadcast.
+	 */
+	vmovdqu		(16 * 0)(STATE), %xmm1
+	vmovdqu		(16 * 1)(STATE), %xmm5
+	vmovdqu		(16 * 2)(STATE), %xmm9
+	vpbroadcastq	(4 * 14)(STATE), %xmm13
+	vpbroadcastd	(4 * 13)(STATE), %xmm11
+	vpblendd	$0x2, %xmm11, %xmm13, %xmm13
+	QUARTERROUND	%xmm1, %xmm5, %xmm9, %xmm13, %xmm11
+	vmovdqa		%xmm1, ROW(0)
+	vmovdqa		%xmm5, ROW(1)
+	vmovdqa		%xmm9, ROW(2)
+	vmovdqa		%xmm13, ROW(3)
+
+	/* Round 1, column 0, which holds the counter. */
 	vpbroadcastd	(4 * 0)(STATE), X0
-	vpbroadcastd	(4 * 1)(STATE), X1
-	vpbroadcastd	(4 * 2)(STATE), X2
-	vpbroadcastd	(4 * 3)(STATE), X3
 	vpbroadcastd	(4 * 4)(STATE), X4
-	vpbroadcastd	(4 * 5)(STATE), X5
-	vpbroadcastd	(4 * 6)(STATE), X6
-	vpbroadcastd	(4 * 7)(STATE), X7
 	vpbroadcastd	(4 * 8)(STATE), X8
-	vpbroadcastd	(4 * 9)(STATE), X9
-	vpbroadcastd	(4 * 10)(STATE), X10
-	vpbroadcastd	(4 * 11)(STATE), T
-	vmovdqa		T, SLOT
 	LOAD_COUNTER	X12
-	vpbroadcastd	(4 * 13)(STATE), X13
-	vpbroadcastd	(4 * 14)(STATE), X14
-	vpbroadcastd	(4 * 15)(STATE), X15
+	QUARTERROUND	X0, X4, X8, X12, T
+
+	vpbroadcastd	4 + ROW(0), X1
+	vpbroadcastd	8 + ROW(0), X2
+	vpbroadcastd	12 + ROW(0), X3
+	vpbroadcastd	4 + ROW(1), X5
+	vpbroadcastd	8 + ROW(1), X6
+	vpbroadcastd	12 + ROW(1), X7
+	vpbroadcastd	4 + ROW(2), X9
+	vpbroadcastd	8 + ROW(2), X10
+	vpbroadcastd	12 + ROW(2), T
+	vmovdqa		T, SLOT
+	vpbroadcastd	4 + ROW(3), X13
+	vpbroadcastd	8 + ROW(3), X14
+	vpbroadcastd	12 + ROW(3), X15
+	jmp		.Ldiagonals8
 
 .Ldoubleround8:
-	DOUBLEROUND8
+	QUARTERROUND_x4	X0, X4, X8, X12,  X1, X5, X9, X13,  X2, X6, X10, X14,  X3, X7, X15
+.Ldiagonals8:
+	QUARTERROUND_x4	X0, X5, X10, X15,  X2, X7, X8, X13,  X3, X4, X9, X14,  X1, X6, X12
 	sub		$2, ROUNDS
 	jnz		.Ldoubleround8
 
@@ -336,11 +362,13 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
 	XOR_STORE	%ymm11, %ymm15, (64 * 3 + 32), (64 * 7 + 32), %ymm5
 
 	/*
-	 * The slot holds permuted word 11, which with the key stream gives
+	 * The frame holds permuted words, which with the key stream give
 	 * key words away: wipe it.
 	 */
 	vpxor		%ymm0, %ymm0, %ymm0
 	vmovdqa		%ymm0, SLOT
+	vmovdqa		%ymm0, ROW(0)
+	vmovdqa		%ymm0, ROW(2)
 	vzeroupper
 	leave
 	RET
