@@ -10,15 +10,21 @@
  * at once and no lanes move between rounds.  Lane j of the counter word
  * is state[12] + j (32-bit wraparound, no carry into state[13]).
  *
- * Sixteen state vectors and the rotate temporaries do not fit in sixteen
- * registers, so two of the four "c" rows (words 8-11) live in a 32-byte
- * aligned stack frame.  The quarter-rounds run in pairs ordered so that
- * each half-round swaps the c pair exactly once:
+ * Sixteen state vectors and a rotate temporary do not fit in sixteen
+ * registers, so one "c" row, word 11, lives in a 32-byte aligned stack
+ * frame: every update of it is an add from the slot into the temporary,
+ * a store back, and the XOR into its "b" row from the temporary.  The
+ * four quarter-rounds of a round run step by step interleaved, the one
+ * on word 11 last:
  *
- *	columns:   (0,4,8,12)  (1,5,9,13)	c = x8,  x9
- *		   (2,6,10,14) (3,7,11,15)	c = x10, x11
- *	diagonals: (0,5,10,15) (1,6,11,12)	c = x10, x11
- *		   (2,7,8,13)  (3,4,9,14)	c = x8,  x9
+ *	columns:   (0,4,8,12)  (1,5,9,13)  (2,6,10,14) (3,7,11,15)
+ *	diagonals: (0,5,10,15) (2,7,8,13)  (3,4,9,14)  (1,6,11,12)
+ *
+ * One temporary serves all four: each use of it is a short sequence, and
+ * register renaming keeps the sequences apart.  It also takes the byte
+ * shuffle mask, loaded once for the four shuffles of a step.  In round 1
+ * only column 0 differs between the blocks (the counter): columns 1-3
+ * are done once, for all blocks, in xmm.
  *
  * Rotations by 16 and 8 are byte shuffles; by 12 and 7, shift/shift/or.
  * At the end the input state is added back, the 8x8 matrix of words is
@@ -62,7 +68,7 @@ chacha20_avx2_ctr23:
 #define SRC	%rdx
 #define ROUNDS	%ecx
 
-/* Rows a, b and d stay in registers for the whole round loop. */
+/* The 8-block core: words 0-10 and 12-15 in registers, word 11 in SLOT. */
 #define X0	%ymm0
 #define X1	%ymm1
 #define X2	%ymm2
@@ -71,20 +77,24 @@ chacha20_avx2_ctr23:
 #define X5	%ymm5
 #define X6	%ymm6
 #define X7	%ymm7
+#define X8	%ymm8
+#define X9	%ymm9
+#define X10	%ymm10
 #define X12	%ymm12
 #define X13	%ymm13
 #define X14	%ymm14
 #define X15	%ymm15
-/* The c pair in registers: x8/x9 or x10/x11 (see above). */
-#define C0	%ymm8
-#define C1	%ymm9
-/* Rotate temporaries. */
+/* The 8-block core's temporary. */
+#define T	%ymm11
+/* Rotate temporaries of the row-layout cores. */
 #define T0	%ymm10
 #define T1	%ymm11
 
-/* Stack slot of c row @i (8..11). */
-#define SLOT(i)	(((i) - 8) * 32)(%rsp)
-#define FRAME	(4 * 32)
+/* The stack slot of word 11. */
+#define SLOT	(%rsp)
+/* Round 1's state rows (xmm), after the slot. */
+#define ROW(i)	(32 + (i) * 16)(%rsp)
+#define FRAME	96
 
 .text
 
@@ -102,9 +112,8 @@ chacha20_avx2_ctr23:
 
 /*
  * Two independent quarter-rounds (a0,b0,c0,d0) and (a1,b1,c1,d1), step by
- * step interleaved.  The arguments are whole registers, so this serves
- * both layouts: in the vertical one each argument is one word of eight
- * blocks, in the row one a row of two blocks (four quarter-rounds each).
+ * step interleaved, on whole registers: in the row layout each argument
+ * is a row of two blocks (four quarter-rounds each).
  */
 .macro QUARTERROUND_x2 a0, b0, c0, d0, a1, b1, c1, d1
 	vpaddd		\b0, \a0, \a0
@@ -136,38 +145,86 @@ chacha20_avx2_ctr23:
 	ROTL		7, \b1, T1
 .endm
 
-/* One quarter-round on whole registers (the row layout's single group). */
-.macro QUARTERROUND a, b, c, d
+/*
+ * One quarter-round on whole registers (the row layout's single group, and
+ * round 1 of the 8-block core); t is clobbered.
+ */
+.macro QUARTERROUND a, b, c, d, t=T0
 	vpaddd		\b, \a, \a
 	vpxor		\a, \d, \d
 	ROTL_BYTES	chacha20_avx2_rot16, \d
 	vpaddd		\d, \c, \c
 	vpxor		\c, \b, \b
-	ROTL		12, \b, T0
+	ROTL		12, \b, \t
 	vpaddd		\b, \a, \a
 	vpxor		\a, \d, \d
 	ROTL_BYTES	chacha20_avx2_rot8, \d
 	vpaddd		\d, \c, \c
 	vpxor		\c, \b, \b
-	ROTL		7, \b, T0
+	ROTL		7, \b, \t
 .endm
 
-/* Park c rows @out0/@out1 on the stack and fetch rows @in0/@in1. */
-.macro SWAP_C out0, out1, in0, in1
-	vmovdqa		C0, SLOT(\out0)
-	vmovdqa		C1, SLOT(\out1)
-	vmovdqa		SLOT(\in0), C0
-	vmovdqa		SLOT(\in1), C1
-.endm
+/*
+ * Four independent quarter-rounds of the 8-block core, step by step
+ * interleaved; the fourth one's c row is the stack slot.  T is the only
+ * temporary.
+ */
+.macro QUARTERROUND_x4 a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, a3, b3, d3
+	vpaddd		\b0, \a0, \a0
+	vpaddd		\b1, \a1, \a1
+	vpaddd		\b2, \a2, \a2
+	vpaddd		\b3, \a3, \a3
+	vpxor		\a0, \d0, \d0
+	vpxor		\a1, \d1, \d1
+	vpxor		\a2, \d2, \d2
+	vpxor		\a3, \d3, \d3
+	vmovdqa		chacha20_avx2_rot16(%rip), T
+	vpshufb		T, \d0, \d0
+	vpshufb		T, \d1, \d1
+	vpshufb		T, \d2, \d2
+	vpshufb		T, \d3, \d3
 
-/* A column round and a diagonal round; enters and leaves with c = x8, x9. */
-.macro DOUBLEROUND8
-	QUARTERROUND_x2	X0, X4, C0, X12,  X1, X5, C1, X13
-	SWAP_C		8, 9, 10, 11
-	QUARTERROUND_x2	X2, X6, C0, X14,  X3, X7, C1, X15
-	QUARTERROUND_x2	X0, X5, C0, X15,  X1, X6, C1, X12
-	SWAP_C		10, 11, 8, 9
-	QUARTERROUND_x2	X2, X7, C0, X13,  X3, X4, C1, X14
+	vpaddd		\d0, \c0, \c0
+	vpaddd		\d1, \c1, \c1
+	vpaddd		\d2, \c2, \c2
+	vpaddd		SLOT, \d3, T
+	vmovdqa		T, SLOT
+	vpxor		\c0, \b0, \b0
+	vpxor		\c1, \b1, \b1
+	vpxor		\c2, \b2, \b2
+	vpxor		T, \b3, \b3
+	ROTL		12, \b0, T
+	ROTL		12, \b1, T
+	ROTL		12, \b2, T
+	ROTL		12, \b3, T
+
+	vpaddd		\b0, \a0, \a0
+	vpaddd		\b1, \a1, \a1
+	vpaddd		\b2, \a2, \a2
+	vpaddd		\b3, \a3, \a3
+	vpxor		\a0, \d0, \d0
+	vpxor		\a1, \d1, \d1
+	vpxor		\a2, \d2, \d2
+	vpxor		\a3, \d3, \d3
+	vmovdqa		chacha20_avx2_rot8(%rip), T
+	vpshufb		T, \d0, \d0
+	vpshufb		T, \d1, \d1
+	vpshufb		T, \d2, \d2
+	vpshufb		T, \d3, \d3
+
+	vpaddd		\d0, \c0, \c0
+	vpaddd		\d1, \c1, \c1
+	vpaddd		\d2, \c2, \c2
+	vpaddd		SLOT, \d3, T
+	vmovdqa		T, SLOT
+	vpxor		\c0, \b0, \b0
+	vpxor		\c1, \b1, \b1
+	vpxor		\c2, \b2, \b2
+	vpxor		T, \b3, \b3
+	ROTL		7, \b0, T
+	ROTL		7, \b1, T
+	ROTL		7, \b2, T
+	ROTL		7, \b3, T
 .endm
 
 /* x += state word @i in every lane; t is clobbered. */
@@ -222,49 +279,72 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
 	and		$-32, %rsp
 	sub		$FRAME, %rsp
 
+	/*
+	 * Round 1, columns 1-3: every word they read is the same in all
+	 * blocks, so one quarter-round on lanes 1-3 of the state's rows
+	 * does them for all eight, in xmm; lane 0 is not used.  Row 3 is
+	 * read word by word (see LOAD_ROW3), as lanes x14, x13, x14, x15.
+	 * The results go through the frame to be broadcast.
+	 */
+	vmovdqu		(16 * 0)(STATE), %xmm1
+	vmovdqu		(16 * 1)(STATE), %xmm5
+	vmovdqu		(16 * 2)(STATE), %xmm9
+	vpbroadcastq	(4 * 14)(STATE), %xmm13
+	vpbroadcastd	(4 * 13)(STATE), %xmm11
+	vpblendd	$0x2, %xmm11, %xmm13, %xmm13
+	QUARTERROUND	%xmm1, %xmm5, %xmm9, %xmm13, %xmm11
+	vmovdqa		%xmm1, ROW(0)
+	vmovdqa		%xmm5, ROW(1)
+	vmovdqa		%xmm9, ROW(2)
+	vmovdqa		%xmm13, ROW(3)
+
+	/* Round 1, column 0, which holds the counter. */
 	vpbroadcastd	(4 * 0)(STATE), X0
-	vpbroadcastd	(4 * 1)(STATE), X1
-	vpbroadcastd	(4 * 2)(STATE), X2
-	vpbroadcastd	(4 * 3)(STATE), X3
 	vpbroadcastd	(4 * 4)(STATE), X4
-	vpbroadcastd	(4 * 5)(STATE), X5
-	vpbroadcastd	(4 * 6)(STATE), X6
-	vpbroadcastd	(4 * 7)(STATE), X7
-	vpbroadcastd	(4 * 8)(STATE), C0
-	vpbroadcastd	(4 * 9)(STATE), C1
-	vpbroadcastd	(4 * 10)(STATE), T0
-	vpbroadcastd	(4 * 11)(STATE), T1
-	vmovdqa		T0, SLOT(10)
-	vmovdqa		T1, SLOT(11)
+	vpbroadcastd	(4 * 8)(STATE), X8
 	LOAD_COUNTER	X12
-	vpbroadcastd	(4 * 13)(STATE), X13
-	vpbroadcastd	(4 * 14)(STATE), X14
-	vpbroadcastd	(4 * 15)(STATE), X15
+	QUARTERROUND	X0, X4, X8, X12, T
+
+	vpbroadcastd	4 + ROW(0), X1
+	vpbroadcastd	8 + ROW(0), X2
+	vpbroadcastd	12 + ROW(0), X3
+	vpbroadcastd	4 + ROW(1), X5
+	vpbroadcastd	8 + ROW(1), X6
+	vpbroadcastd	12 + ROW(1), X7
+	vpbroadcastd	4 + ROW(2), X9
+	vpbroadcastd	8 + ROW(2), X10
+	vpbroadcastd	12 + ROW(2), T
+	vmovdqa		T, SLOT
+	vpbroadcastd	4 + ROW(3), X13
+	vpbroadcastd	8 + ROW(3), X14
+	vpbroadcastd	12 + ROW(3), X15
+	jmp		.Ldiagonals8
 
 .Ldoubleround8:
-	DOUBLEROUND8
+	QUARTERROUND_x4	X0, X4, X8, X12,  X1, X5, X9, X13,  X2, X6, X10, X14,  X3, X7, X15
+.Ldiagonals8:
+	QUARTERROUND_x4	X0, X5, X10, X15,  X2, X7, X8, X13,  X3, X4, X9, X14,  X1, X6, X12
 	sub		$2, ROUNDS
 	jnz		.Ldoubleround8
 
-	/* Words 0-7: bytes 0-31 of each block.  Free: T0, T1. */
-	ADD_STATE	0, X0, T0
-	ADD_STATE	1, X1, T1
-	ADD_STATE	2, X2, T0
-	ADD_STATE	3, X3, T1
-	ADD_STATE	4, X4, T0
-	ADD_STATE	5, X5, T1
-	ADD_STATE	6, X6, T0
-	ADD_STATE	7, X7, T1
-	TRANSPOSE4x4	X0, X1, X2, X3, T0
+	/* Words 0-7: bytes 0-31 of each block.  Free: T. */
+	ADD_STATE	0, X0, T
+	ADD_STATE	1, X1, T
+	ADD_STATE	2, X2, T
+	ADD_STATE	3, X3, T
+	ADD_STATE	4, X4, T
+	ADD_STATE	5, X5, T
+	ADD_STATE	6, X6, T
+	ADD_STATE	7, X7, T
+	TRANSPOSE4x4	X0, X1, X2, X3, T
 	TRANSPOSE4x4	X4, X5, X6, X7, X1
-	XOR_STORE	X2, X6, (64 * 0), (64 * 4), T1
-	XOR_STORE	T0, X1, (64 * 1), (64 * 5), T1
-	XOR_STORE	X0, X4, (64 * 2), (64 * 6), T1
-	XOR_STORE	X3, X7, (64 * 3), (64 * 7), T1
+	XOR_STORE	X2, X6, (64 * 0), (64 * 4), X5
+	XOR_STORE	T, X1, (64 * 1), (64 * 5), X5
+	XOR_STORE	X0, X4, (64 * 2), (64 * 6), X5
+	XOR_STORE	X3, X7, (64 * 3), (64 * 7), X5
 
 	/* Words 8-15 (x8..x15 in ymm8..ymm15): bytes 32-63.  Free: ymm0-7. */
-	vmovdqa		SLOT(10), %ymm10
-	vmovdqa		SLOT(11), %ymm11
+	vmovdqa		SLOT, %ymm11
 	ADD_STATE	8, %ymm8, %ymm0
 	ADD_STATE	9, %ymm9, %ymm1
 	ADD_STATE	10, %ymm10, %ymm2
@@ -282,14 +362,13 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
 	XOR_STORE	%ymm11, %ymm15, (64 * 3 + 32), (64 * 7 + 32), %ymm5
 
 	/*
-	 * The slots hold permuted words 8-11, which with the key stream give
-	 * key words away: wipe them.
+	 * The frame holds permuted words, which with the key stream give
+	 * key words away: wipe it.
 	 */
 	vpxor		%ymm0, %ymm0, %ymm0
-	vmovdqa		%ymm0, SLOT(8)
-	vmovdqa		%ymm0, SLOT(9)
-	vmovdqa		%ymm0, SLOT(10)
-	vmovdqa		%ymm0, SLOT(11)
+	vmovdqa		%ymm0, SLOT
+	vmovdqa		%ymm0, ROW(0)
+	vmovdqa		%ymm0, ROW(2)
 	vzeroupper
 	leave
 	RET
