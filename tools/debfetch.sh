@@ -131,6 +131,9 @@ source)
 			mkdir -p "$dir.dl"
 			(cd "$dir.dl" && apt_private source --download-only \
 				"$p=$ver" >&2)
+			# apt checked the files against the signed Sources
+			# index; dpkg-source's own check of the .dsc signature
+			# needs debian-keyring, so it warns that it cannot.
 			dpkg-source -x "$dir.dl"/*.dsc "$dir" >&2
 			rm -rf "$dir.dl"
 			touch "$dir/.done"
