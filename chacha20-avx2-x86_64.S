@@ -165,66 +165,47 @@ chacha20_avx2_ctr23:
 .endm
 
 /*
- * Four independent quarter-rounds of the 8-block core, step by step
- * interleaved; the fourth one's c row is the stack slot.  T is the only
- * temporary.
+ * Half of four independent quarter-rounds of the 8-block core, step by
+ * step interleaved: a += b, d ^= a, d <<<= (byte shuffle @mask), c += d,
+ * b ^= c, b <<<= @rot.  The fourth one's c row is the stack slot.  T is
+ * the only temporary; it takes the shuffle mask once for four shuffles.
  */
+.macro QUARTERROUND_x4_HALF mask, rot, a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, a3, b3, d3
+	vpaddd		\b0, \a0, \a0
+	vpaddd		\b1, \a1, \a1
+	vpaddd		\b2, \a2, \a2
+	vpaddd		\b3, \a3, \a3
+	vpxor		\a0, \d0, \d0
+	vpxor		\a1, \d1, \d1
+	vpxor		\a2, \d2, \d2
+	vpxor		\a3, \d3, \d3
+	vmovdqa		\mask(%rip), T
+	vpshufb		T, \d0, \d0
+	vpshufb		T, \d1, \d1
+	vpshufb		T, \d2, \d2
+	vpshufb		T, \d3, \d3
+
+	vpaddd		\d0, \c0, \c0
+	vpaddd		\d1, \c1, \c1
+	vpaddd		\d2, \c2, \c2
+	vpaddd		SLOT, \d3, T
+	vmovdqa		T, SLOT
+	vpxor		\c0, \b0, \b0
+	vpxor		\c1, \b1, \b1
+	vpxor		\c2, \b2, \b2
+	vpxor		T, \b3, \b3
+	ROTL		\rot, \b0, T
+	ROTL		\rot, \b1, T
+	ROTL		\rot, \b2, T
+	ROTL		\rot, \b3, T
+.endm
+
+/* Four independent quarter-rounds of the 8-block core (see above). */
 .macro QUARTERROUND_x4 a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, a3, b3, d3
-	vpaddd		\b0, \a0, \a0
-	vpaddd		\b1, \a1, \a1
-	vpaddd		\b2, \a2, \a2
-	vpaddd		\b3, \a3, \a3
-	vpxor		\a0, \d0, \d0
-	vpxor		\a1, \d1, \d1
-	vpxor		\a2, \d2, \d2
-	vpxor		\a3, \d3, \d3
-	vmovdqa		chacha20_avx2_rot16(%rip), T
-	vpshufb		T, \d0, \d0
-	vpshufb		T, \d1, \d1
-	vpshufb		T, \d2, \d2
-	vpshufb		T, \d3, \d3
-
-	vpaddd		\d0, \c0, \c0
-	vpaddd		\d1, \c1, \c1
-	vpaddd		\d2, \c2, \c2
-	vpaddd		SLOT, \d3, T
-	vmovdqa		T, SLOT
-	vpxor		\c0, \b0, \b0
-	vpxor		\c1, \b1, \b1
-	vpxor		\c2, \b2, \b2
-	vpxor		T, \b3, \b3
-	ROTL		12, \b0, T
-	ROTL		12, \b1, T
-	ROTL		12, \b2, T
-	ROTL		12, \b3, T
-
-	vpaddd		\b0, \a0, \a0
-	vpaddd		\b1, \a1, \a1
-	vpaddd		\b2, \a2, \a2
-	vpaddd		\b3, \a3, \a3
-	vpxor		\a0, \d0, \d0
-	vpxor		\a1, \d1, \d1
-	vpxor		\a2, \d2, \d2
-	vpxor		\a3, \d3, \d3
-	vmovdqa		chacha20_avx2_rot8(%rip), T
-	vpshufb		T, \d0, \d0
-	vpshufb		T, \d1, \d1
-	vpshufb		T, \d2, \d2
-	vpshufb		T, \d3, \d3
-
-	vpaddd		\d0, \c0, \c0
-	vpaddd		\d1, \c1, \c1
-	vpaddd		\d2, \c2, \c2
-	vpaddd		SLOT, \d3, T
-	vmovdqa		T, SLOT
-	vpxor		\c0, \b0, \b0
-	vpxor		\c1, \b1, \b1
-	vpxor		\c2, \b2, \b2
-	vpxor		T, \b3, \b3
-	ROTL		7, \b0, T
-	ROTL		7, \b1, T
-	ROTL		7, \b2, T
-	ROTL		7, \b3, T
+	QUARTERROUND_x4_HALF chacha20_avx2_rot16, 12, \a0, \b0, \c0, \d0, \
+		\a1, \b1, \c1, \d1, \a2, \b2, \c2, \d2, \a3, \b3, \d3
+	QUARTERROUND_x4_HALF chacha20_avx2_rot8, 7, \a0, \b0, \c0, \d0, \
+		\a1, \b1, \c1, \d1, \a2, \b2, \c2, \d2, \a3, \b3, \d3
 .endm
 
 /* x += state word @i in every lane; t is clobbered. */

@@ -310,16 +310,17 @@ static K7_SCALAR void kernel7_generic(u32 *state, u8 *dst, const u8 *src,
 }
 
 /*
- * 6.16+'s chacha20-lib: chacha_crypt() per walk step (a page), which is
+ * The kernel's skcipher: a SIMD section per walk step (a page).  With
+ * @lib, 6.16+'s chacha20-lib: chacha_crypt() per walk step, which is
  * generic C up to one block and one SIMD section otherwise.
  */
-static void call_kernel7(const struct subject *s, u32 *state, u8 *dst,
-			 const u8 *src, unsigned int len)
+static void kernel_walk(const struct subject *s, u32 *state, u8 *dst,
+			const u8 *src, unsigned int len, bool lib)
 {
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, SECTION_BYTES);
 
-		if (n <= CHACHA_BLOCK_BYTES) {
+		if (lib && n <= CHACHA_BLOCK_BYTES) {
 			kernel7_generic(state, dst, src, n);
 		} else {
 			fpu_charge();
@@ -331,19 +332,16 @@ static void call_kernel7(const struct subject *s, u32 *state, u8 *dst,
 	}
 }
 
-/* The kernel's skcipher: a SIMD section per walk step (a page). */
+static void call_kernel7(const struct subject *s, u32 *state, u8 *dst,
+			 const u8 *src, unsigned int len)
+{
+	kernel_walk(s, state, dst, src, len, true);
+}
+
 static void call_kernel(const struct subject *s, u32 *state, u8 *dst,
 			const u8 *src, unsigned int len)
 {
-	while (len) {
-		unsigned int n = min_t(unsigned int, len, SECTION_BYTES);
-
-		fpu_charge();
-		kernel_dosimd(s->kimpl, state, dst, src, n);
-		dst += n;
-		src += n;
-		len -= n;
-	}
+	kernel_walk(s, state, dst, src, len, false);
 }
 
 /* A library, charged as if it ran in the kernel's sections. */
