@@ -124,6 +124,8 @@ arm64)
 	;;
 esac
 append="console=$console panic=-1 oops=panic cryptomgr.fuzz_iterations=$fuzz"
+# x86-64: no5lvl, see tools/vm/run.sh.
+[ "$arch" = arm64 ] || append+=" no5lvl"
 append+=" kt_impls=$impls${expect:+ kt_expect=$expect}${extra:+ $extra}"
 # shellcheck disable=SC2054 # the commas are in QEMU options
 qemu+=(-accel tcg,thread=single -smp 2 -m 1G -nographic -no-reboot

@@ -53,7 +53,18 @@ grep -E 'warning:|error:' "$out/build.log" >&2 || true
 t1=$(now)
 
 append="console=ttyS0 panic=-1 quiet log_buf_len=1M"
-[ "$KARCH" = amd64 ] || append=${append/ttyS0/ttyAMA0}
+# x86-64: 4-level paging.  With 5-level paging (QEMU's -cpu max has LA57)
+# a KASAN kernel (7.3, 6.12's KUnit kernel) can report a false "wild-memory-
+# access" at boot: identify_cpu() clears boot_cpu_data's feature bits
+# before it reads them again, pgtable_l5_enabled() is LA57's bit, so for
+# that window KASAN's shadow bounds assume 4 levels, and an interrupt then
+# taking an irq_desc lock in the 5-level direct map (ff11...) is reported.
+# Seen once in CI, in get_cpu_vendor(), before any module was loaded.
+if [ "$KARCH" = amd64 ]; then
+	append+=" no5lvl"
+else
+	append=${append/ttyS0/ttyAMA0}
+fi
 append+=" chk_mode=$mode chk_expect=$expect chk_stress=$stress"
 [ -n "$modparams" ] && append+=" chk_modparams=$modparams"
 results=(-serial "file:$out/results.log")
