@@ -7,6 +7,8 @@
  *   chacha20_16block_xor_avx512vl	16 blocks, two 8-block groups in ymm
  *   chacha20_12block_xor_avx512vl	12 blocks: 8 in ymm, 4 in the row layout
  *   chacha20_8block_xor_avx512vl	8 blocks, one group in ymm
+ *   chacha20_4block_xor_avx512vl	4 blocks in the row layout (ymm)
+ *   chacha20_2block_xor_avx512vl	2 blocks in the row layout (ymm)
  *
  * and for each a "_part" entry that takes a length: it XORs only the first
  * @len (<= the stride) bytes and touches no byte of @dst or @src past them,
@@ -38,10 +40,15 @@
 #include <linux/linkage.h>
 #include <linux/cfi_types.h>
 
-.section	.rodata.cst64.chacha20_avx512_ctrrows, "aM", @progbits, 64
-.align 64
-/* The counter row of blocks 8 and 9, then 10 and 11, in the row layout. */
+.section	.rodata.cst32.chacha20_avx512_ctrrows, "aM", @progbits, 32
+.align 32
+/*
+ * What the counter row of blocks k and k + 1 adds in the row layout, k
+ * even: entry k / 2, at byte 16k (see LOAD_ROWS).
+ */
 chacha20_avx512_ctrrows:
+	.long	0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0
+	.long	4, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0, 7, 0, 0, 0
 	.long	8, 0, 0, 0, 9, 0, 0, 0, 10, 0, 0, 0, 11, 0, 0, 0
 
 .section	.rodata.cst128.chacha20_avx512_ctrinc, "aM", @progbits, 128
@@ -463,19 +470,13 @@ SYM_TYPED_FUNC_START(chacha20_16block_xor_part_avx512vl)
 SYM_FUNC_END(chacha20_16block_xor_part_avx512vl)
 
 /*
- * void chacha20_12block_xor_avx512vl(const u32 *state, u8 *dst,
- *				      const u8 *src, unsigned int nrounds);
- * void chacha20_12block_xor_part_avx512vl(const u32 *state, u8 *dst,
- *					   const u8 *src,
- *					   unsigned int nrounds,
- *					   unsigned int len);
- *
- * Blocks 0-7 as group A; blocks 8-11 in the row layout, made to ride
- * along: the 8-block group leaves the pipes idle part of the time while it
- * waits on latency, and the rows fill them.  R0-R3 hold rows 0-3 of block
- * 8 in their low and of block 9 in their high half, R4-R7 those of blocks
- * 10 and 11.  For the diagonal round rows b, c and d turn by one, two and
- * three words, making the diagonals columns, and back after.
+ * The row layout: a ymm register holds one row (four words) of a block in
+ * its low and of the next block in its high 128 bits, so four registers
+ * hold two blocks, and a quarter-round on whole rows is a column round.
+ * For the diagonal round rows a, c and d turn by -1, +1 and +2 words
+ * against b, making the diagonals columns, and back after: a quarter-round
+ * ends by updating b, while a, c and d are final a few steps earlier, so
+ * leaving b alone keeps the shuffles off the critical path.
  */
 #define R0	%ymm16
 #define R1	%ymm17
@@ -486,41 +487,66 @@ SYM_FUNC_END(chacha20_16block_xor_part_avx512vl)
 #define R6	%ymm22
 #define R7	%ymm23
 
-.macro DIAGONALIZE b, c, d
-	vpshufd		$0x39, \b, \b
-	vpshufd		$0x4e, \c, \c
-	vpshufd		$0x93, \d, \d
+.macro DIAGONALIZE a, c, d
+	vpshufd		$0x93, \a, \a
+	vpshufd		$0x4e, \d, \d
+	vpshufd		$0x39, \c, \c
 .endm
 
-.macro UNDIAGONALIZE b, c, d
-	vpshufd		$0x93, \b, \b
-	vpshufd		$0x4e, \c, \c
-	vpshufd		$0x39, \d, \d
-.endm
-
-/* Rows 0-3 of the state into both halves of a, b, c, d; pair @p's counters. */
-.macro LOAD_ROWS p, a, b, c, d
-	vbroadcasti32x4	(16 * 0)(STATE), \a
-	vbroadcasti32x4	(16 * 1)(STATE), \b
-	vbroadcasti32x4	(16 * 2)(STATE), \c
-	vbroadcasti32x4	(16 * 3)(STATE), \d
-	vpaddd		(chacha20_avx512_ctrrows + 32 * \p)(%rip), \d, \d
+.macro UNDIAGONALIZE a, c, d
+	vpshufd		$0x39, \a, \a
+	vpshufd		$0x4e, \d, \d
+	vpshufd		$0x93, \c, \c
 .endm
 
 /*
- * Feed-forward of row pair @p (blocks 8 + 2@p and 9 + 2@p) and XOR into
- * the data; t0..t3 are free registers.
+ * Rows 0-3 of the state into both halves of a, b, c, d, and the counters
+ * of blocks @k and @k + 1.  Row 3 is read word by word, none of its loads
+ * wider than the caller's last store to state[12]: a load that only
+ * overlaps a pending store is not forwarded from it but waits until the
+ * store retires, and the caller has just advanced the counter.  %eax and
+ * %k2 are clobbered.
  */
-.macro FINISH_ROWS p, a, b, c, d, t0, t1, t2, t3
-	LOAD_ROWS	\p, \t0, \t1, \t2, \t3
+.macro LOAD_ROWS k, a, b, c, d
+	mov		$0x11, %eax
+	kmovw		%eax, %k2
+	vbroadcasti32x4	(16 * 0)(STATE), \a
+	vbroadcasti32x4	(16 * 1)(STATE), \b
+	vbroadcasti32x4	(16 * 2)(STATE), \c
+	vpbroadcastq	(4 * 14)(STATE), \d		/* 14 15 14 15 */
+	vpbroadcastd	(4 * 12)(STATE), \d{%k2}	/* 12 15 14 15 */
+	kshiftlw	$1, %k2, %k2
+	vpbroadcastd	(4 * 13)(STATE), \d{%k2}	/* 12 13 14 15 */
+	vpaddd		(chacha20_avx512_ctrrows + 16 * \k)(%rip), \d, \d
+.endm
+
+/*
+ * Feed-forward of the rows of blocks @k and @k + 1 and XOR into the data;
+ * t0..t3 are free registers.
+ */
+.macro FINISH_ROWS k, a, b, c, d, t0, t1, t2, t3
+	LOAD_ROWS	\k, \t0, \t1, \t2, \t3
 	vpaddd		\t0, \a, \a
 	vpaddd		\t1, \b, \b
 	vpaddd		\t2, \c, \c
 	vpaddd		\t3, \d, \d
-	XOR_HALVES	\a, \b, (64 * (8 + 2 * \p)), 64, \t0, \t1
-	XOR_HALVES	\c, \d, (64 * (8 + 2 * \p) + 32), 64, \t0, \t1
+	XOR_HALVES	\a, \b, (64 * \k), 64, \t0, \t1
+	XOR_HALVES	\c, \d, (64 * \k + 32), 64, \t0, \t1
 .endm
 
+/*
+ * void chacha20_12block_xor_avx512vl(const u32 *state, u8 *dst,
+ *				      const u8 *src, unsigned int nrounds);
+ * void chacha20_12block_xor_part_avx512vl(const u32 *state, u8 *dst,
+ *					   const u8 *src,
+ *					   unsigned int nrounds,
+ *					   unsigned int len);
+ *
+ * Blocks 0-7 as group A; blocks 8-11 in the row layout, made to ride
+ * along: the 8-block group leaves the pipes idle part of the time while it
+ * waits on latency, and the rows fill them.  R0-R3 hold blocks 8 and 9,
+ * R4-R7 blocks 10 and 11.
+ */
 SYM_TYPED_FUNC_START(chacha20_12block_xor_avx512vl)
 	mov		$(12 * 64), LEN
 	jmp		chacha20_12block_xor_part_avx512vl
@@ -528,21 +554,21 @@ SYM_FUNC_END(chacha20_12block_xor_avx512vl)
 
 SYM_TYPED_FUNC_START(chacha20_12block_xor_part_avx512vl)
 	LOAD_STATE	0, WORDS(A)
-	LOAD_ROWS	0, R0, R1, R2, R3
-	LOAD_ROWS	1, R4, R5, R6, R7
+	LOAD_ROWS	8, R0, R1, R2, R3
+	LOAD_ROWS	10, R4, R5, R6, R7
 
 .Lrounds12y:
 	QUARTERROUNDS	COLUMNS(A), R0, R1, R2, R3, R4, R5, R6, R7
-	DIAGONALIZE	R1, R2, R3
-	DIAGONALIZE	R5, R6, R7
+	DIAGONALIZE	R0, R2, R3
+	DIAGONALIZE	R4, R6, R7
 	QUARTERROUNDS	DIAGONALS(A), R0, R1, R2, R3, R4, R5, R6, R7
-	UNDIAGONALIZE	R1, R2, R3
-	UNDIAGONALIZE	R5, R6, R7
+	UNDIAGONALIZE	R0, R2, R3
+	UNDIAGONALIZE	R4, R6, R7
 	sub		$2, ROUNDS
 	jnz		.Lrounds12y
 
-	FINISH_ROWS	0, R0, R1, R2, R3, %ymm24, %ymm25, %ymm26, %ymm27
-	FINISH_ROWS	1, R4, R5, R6, R7, %ymm24, %ymm25, %ymm26, %ymm27
+	FINISH_ROWS	8, R0, R1, R2, R3, %ymm24, %ymm25, %ymm26, %ymm27
+	FINISH_ROWS	10, R4, R5, R6, R7, %ymm24, %ymm25, %ymm26, %ymm27
 	FINISH8		0, %ymm24, %ymm25, WORDS(A)
 	vzeroupper
 	RET
@@ -576,3 +602,66 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx512vl)
 	vzeroupper
 	RET
 SYM_FUNC_END(chacha20_8block_xor_part_avx512vl)
+
+/*
+ * void chacha20_4block_xor_avx512vl(const u32 *state, u8 *dst,
+ *				     const u8 *src, unsigned int nrounds);
+ * void chacha20_4block_xor_part_avx512vl(const u32 *state, u8 *dst,
+ *					  const u8 *src, unsigned int nrounds,
+ *					  unsigned int len);
+ * void chacha20_2block_xor_avx512vl(const u32 *state, u8 *dst,
+ *				     const u8 *src, unsigned int nrounds);
+ * void chacha20_2block_xor_part_avx512vl(const u32 *state, u8 *dst,
+ *					  const u8 *src, unsigned int nrounds,
+ *					  unsigned int len);
+ *
+ * Requests of one to four blocks, in the row layout: blocks 0 and 1 in
+ * R0-R3, blocks 2 and 3 in R4-R7.  A call's cost here is the latency of
+ * the rounds, whatever the width, so the narrow cores are what keeps a
+ * short request short.
+ */
+SYM_TYPED_FUNC_START(chacha20_4block_xor_avx512vl)
+	mov		$(4 * 64), LEN
+	jmp		chacha20_4block_xor_part_avx512vl
+SYM_FUNC_END(chacha20_4block_xor_avx512vl)
+
+SYM_TYPED_FUNC_START(chacha20_4block_xor_part_avx512vl)
+	LOAD_ROWS	0, R0, R1, R2, R3
+	LOAD_ROWS	2, R4, R5, R6, R7
+
+.Lrounds4y:
+	QUARTERROUNDS	R0, R1, R2, R3, R4, R5, R6, R7
+	DIAGONALIZE	R0, R2, R3
+	DIAGONALIZE	R4, R6, R7
+	QUARTERROUNDS	R0, R1, R2, R3, R4, R5, R6, R7
+	UNDIAGONALIZE	R0, R2, R3
+	UNDIAGONALIZE	R4, R6, R7
+	sub		$2, ROUNDS
+	jnz		.Lrounds4y
+
+	FINISH_ROWS	0, R0, R1, R2, R3, %ymm24, %ymm25, %ymm26, %ymm27
+	FINISH_ROWS	2, R4, R5, R6, R7, %ymm24, %ymm25, %ymm26, %ymm27
+	vzeroupper
+	RET
+SYM_FUNC_END(chacha20_4block_xor_part_avx512vl)
+
+SYM_TYPED_FUNC_START(chacha20_2block_xor_avx512vl)
+	mov		$(2 * 64), LEN
+	jmp		chacha20_2block_xor_part_avx512vl
+SYM_FUNC_END(chacha20_2block_xor_avx512vl)
+
+SYM_TYPED_FUNC_START(chacha20_2block_xor_part_avx512vl)
+	LOAD_ROWS	0, R0, R1, R2, R3
+
+.Lrounds2y:
+	QUARTERROUNDS	R0, R1, R2, R3
+	DIAGONALIZE	R0, R2, R3
+	QUARTERROUNDS	R0, R1, R2, R3
+	UNDIAGONALIZE	R0, R2, R3
+	sub		$2, ROUNDS
+	jnz		.Lrounds2y
+
+	FINISH_ROWS	0, R0, R1, R2, R3, %ymm24, %ymm25, %ymm26, %ymm27
+	vzeroupper
+	RET
+SYM_FUNC_END(chacha20_2block_xor_part_avx512vl)

@@ -42,10 +42,10 @@ const struct chacha_impl chacha_impls[] = {
 			  chacha20_1block_xor_part_ssse3),
 	} },
 	/*
-	 * Below eight blocks the AVX-512 implementations use the AVX2 and
-	 * SSSE3 cores, as avx2 does: a narrow request pays for the call, not
-	 * for the width, and one 8-block call costs more than a 2- or 4-block
-	 * one (tools/bench).
+	 * Below eight blocks the AVX-512 implementations use 4- and 2-block
+	 * cores in the row layout with vprold, and the SSSE3 1-block core: a
+	 * narrow request pays for the call, not for the width, and one
+	 * 8-block call costs more than a 2- or 4-block one (tools/bench).
 	 *
 	 * AVX-512VL on ymm: two interleaved 8-block groups, 32 registers.
 	 */
@@ -56,8 +56,10 @@ const struct chacha_impl chacha_impls[] = {
 			  chacha20_12block_xor_part_avx512vl),
 		CORE_PART(8, chacha20_8block_xor_avx512vl,
 			  chacha20_8block_xor_part_avx512vl),
-		CORE(4, chacha20_4block_xor_avx2),
-		CORE(2, chacha20_2block_xor_avx2),
+		CORE_PART(4, chacha20_4block_xor_avx512vl,
+			  chacha20_4block_xor_part_avx512vl),
+		CORE_PART(2, chacha20_2block_xor_avx512vl,
+			  chacha20_2block_xor_part_avx512vl),
 		CORE_PART(1, chacha20_1block_xor_ssse3,
 			  chacha20_1block_xor_part_ssse3),
 	} },
@@ -71,8 +73,10 @@ const struct chacha_impl chacha_impls[] = {
 			  chacha20_12block_xor_part_avx512vl),
 		CORE_PART(8, chacha20_8block_xor_avx512vl,
 			  chacha20_8block_xor_part_avx512vl),
-		CORE(4, chacha20_4block_xor_avx2),
-		CORE(2, chacha20_2block_xor_avx2),
+		CORE_PART(4, chacha20_4block_xor_avx512vl,
+			  chacha20_4block_xor_part_avx512vl),
+		CORE_PART(2, chacha20_2block_xor_avx512vl,
+			  chacha20_2block_xor_part_avx512vl),
 		CORE_PART(1, chacha20_1block_xor_ssse3,
 			  chacha20_1block_xor_part_ssse3),
 	} },

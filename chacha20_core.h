@@ -147,6 +147,20 @@ asmlinkage void chacha20_8block_xor_part_avx512vl(const u32 *state, u8 *dst,
 						  const u8 *src,
 						  unsigned int nrounds,
 						  unsigned int len);
+asmlinkage void chacha20_4block_xor_avx512vl(const u32 *state, u8 *dst,
+					     const u8 *src,
+					     unsigned int nrounds);
+asmlinkage void chacha20_4block_xor_part_avx512vl(const u32 *state, u8 *dst,
+						  const u8 *src,
+						  unsigned int nrounds,
+						  unsigned int len);
+asmlinkage void chacha20_2block_xor_avx512vl(const u32 *state, u8 *dst,
+					     const u8 *src,
+					     unsigned int nrounds);
+asmlinkage void chacha20_2block_xor_part_avx512vl(const u32 *state, u8 *dst,
+						  const u8 *src,
+						  unsigned int nrounds,
+						  unsigned int len);
 #endif
 
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
