@@ -60,6 +60,8 @@ ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_12block_xor_part_avx512vl	12	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_16block_xor_part_avx512vl	16	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_16block_xor_part_avx512	16	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_24block_xor_part_avx512	24	2
+ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_4block_xor_part_avx512vl	4	2
+ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_2block_xor_part_avx512vl	2	2
 kernel	x86	chacha-ssse3-x86_64.S		chacha_permute				1	2
 kernel	x86	chacha-ssse3-x86_64.S		chacha_4block_xor_ssse3			4	2
 kernel	x86	chacha-avx2-x86_64.S		chacha_4block_xor_avx2			4	2
