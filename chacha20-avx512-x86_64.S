@@ -68,6 +68,13 @@ chacha20_avx512_ctrinc:
 #define ROUNDS	%ecx
 #define LEN	%r8d
 
+/* The entry point without a length: the _part one, for a whole stride. */
+#define FULL_ENTRY(n, sfx)					\
+	SYM_TYPED_FUNC_START(chacha20_##n##block_xor_##sfx);	\
+	mov	$(n * 64), LEN;					\
+	jmp	chacha20_##n##block_xor_part_##sfx;		\
+	SYM_FUNC_END(chacha20_##n##block_xor_##sfx)
+
 /* Word i of the first (A) and the second (B) group of eight blocks. */
 #define A0	%ymm0
 #define A1	%ymm1
@@ -339,10 +346,7 @@ chacha20_avx512_ctrinc:
  *					 const u8 *src, unsigned int nrounds,
  *					 unsigned int len);
  */
-SYM_TYPED_FUNC_START(chacha20_16block_xor_avx512)
-	mov		$(16 * 64), LEN
-	jmp		chacha20_16block_xor_part_avx512
-SYM_FUNC_END(chacha20_16block_xor_avx512)
+FULL_ENTRY(16, avx512)
 
 SYM_TYPED_FUNC_START(chacha20_16block_xor_part_avx512)
 	LOAD_STATE	0, WORDS(Z)
@@ -377,10 +381,7 @@ SYM_FUNC_END(chacha20_16block_xor_part_avx512)
  * finishes, zmm14 and zmm15 wait in a 64-byte aligned stack frame, which
  * is wiped afterwards.
  */
-SYM_TYPED_FUNC_START(chacha20_24block_xor_avx512)
-	mov		$(24 * 64), LEN
-	jmp		chacha20_24block_xor_part_avx512
-SYM_FUNC_END(chacha20_24block_xor_avx512)
+FULL_ENTRY(24, avx512)
 
 SYM_TYPED_FUNC_START(chacha20_24block_xor_part_avx512)
 	push		%rbp
@@ -433,10 +434,7 @@ SYM_FUNC_END(chacha20_24block_xor_part_avx512)
  * final steps of group A, two registers of group B wait in a 32-byte
  * aligned stack frame, which is wiped afterwards.
  */
-SYM_TYPED_FUNC_START(chacha20_16block_xor_avx512vl)
-	mov		$(16 * 64), LEN
-	jmp		chacha20_16block_xor_part_avx512vl
-SYM_FUNC_END(chacha20_16block_xor_avx512vl)
+FULL_ENTRY(16, avx512vl)
 
 SYM_TYPED_FUNC_START(chacha20_16block_xor_part_avx512vl)
 	push		%rbp
@@ -534,6 +532,52 @@ SYM_FUNC_END(chacha20_16block_xor_part_avx512vl)
 	XOR_HALVES	\c, \d, (64 * \k + 32), 64, \t0, \t1
 .endm
 
+/* (UN)DIAGONALIZE each group of rows (a, b, c, d, a, b, c, d, ...). */
+.macro DIAGONALIZE_ROWS a, b, c, d, more:vararg
+	DIAGONALIZE	\a, \c, \d
+.ifnb \more
+	DIAGONALIZE_ROWS \more
+.endif
+.endm
+
+.macro UNDIAGONALIZE_ROWS a, b, c, d, more:vararg
+	UNDIAGONALIZE	\a, \c, \d
+.ifnb \more
+	UNDIAGONALIZE_ROWS \more
+.endif
+.endm
+
+/* LOAD_ROWS, then FINISH_ROWS, for groups of rows from block @k on. */
+.macro LOAD_ROW_GROUPS k, a, b, c, d, more:vararg
+	LOAD_ROWS	\k, \a, \b, \c, \d
+.ifnb \more
+	LOAD_ROW_GROUPS	(\k + 2), \more
+.endif
+.endm
+
+.macro FINISH_ROW_GROUPS k, a, b, c, d, more:vararg
+	FINISH_ROWS	\k, \a, \b, \c, \d, %ymm24, %ymm25, %ymm26, %ymm27
+.ifnb \more
+	FINISH_ROW_GROUPS (\k + 2), \more
+.endif
+.endm
+
+/*
+ * A core in the row layout alone, blocks 0.. in groups of rows: load,
+ * rounds, feed-forward and XOR (LEN bytes).  %ymm24-27 are temporaries.
+ */
+.macro ROWS_CORE q:vararg
+	LOAD_ROW_GROUPS	0, \q
+.Lrounds_rows\@:
+	QUARTERROUNDS	\q
+	DIAGONALIZE_ROWS \q
+	QUARTERROUNDS	\q
+	UNDIAGONALIZE_ROWS \q
+	sub		$2, ROUNDS
+	jnz		.Lrounds_rows\@
+	FINISH_ROW_GROUPS 0, \q
+.endm
+
 /*
  * void chacha20_12block_xor_avx512vl(const u32 *state, u8 *dst,
  *				      const u8 *src, unsigned int nrounds);
@@ -547,28 +591,21 @@ SYM_FUNC_END(chacha20_16block_xor_part_avx512vl)
  * waits on latency, and the rows fill them.  R0-R3 hold blocks 8 and 9,
  * R4-R7 blocks 10 and 11.
  */
-SYM_TYPED_FUNC_START(chacha20_12block_xor_avx512vl)
-	mov		$(12 * 64), LEN
-	jmp		chacha20_12block_xor_part_avx512vl
-SYM_FUNC_END(chacha20_12block_xor_avx512vl)
+FULL_ENTRY(12, avx512vl)
 
 SYM_TYPED_FUNC_START(chacha20_12block_xor_part_avx512vl)
 	LOAD_STATE	0, WORDS(A)
-	LOAD_ROWS	8, R0, R1, R2, R3
-	LOAD_ROWS	10, R4, R5, R6, R7
+	LOAD_ROW_GROUPS	8, R0, R1, R2, R3, R4, R5, R6, R7
 
 .Lrounds12y:
 	QUARTERROUNDS	COLUMNS(A), R0, R1, R2, R3, R4, R5, R6, R7
-	DIAGONALIZE	R0, R2, R3
-	DIAGONALIZE	R4, R6, R7
+	DIAGONALIZE_ROWS R0, R1, R2, R3, R4, R5, R6, R7
 	QUARTERROUNDS	DIAGONALS(A), R0, R1, R2, R3, R4, R5, R6, R7
-	UNDIAGONALIZE	R0, R2, R3
-	UNDIAGONALIZE	R4, R6, R7
+	UNDIAGONALIZE_ROWS R0, R1, R2, R3, R4, R5, R6, R7
 	sub		$2, ROUNDS
 	jnz		.Lrounds12y
 
-	FINISH_ROWS	8, R0, R1, R2, R3, %ymm24, %ymm25, %ymm26, %ymm27
-	FINISH_ROWS	10, R4, R5, R6, R7, %ymm24, %ymm25, %ymm26, %ymm27
+	FINISH_ROW_GROUPS 8, R0, R1, R2, R3, R4, R5, R6, R7
 	FINISH8		0, %ymm24, %ymm25, WORDS(A)
 	vzeroupper
 	RET
@@ -584,10 +621,7 @@ SYM_FUNC_END(chacha20_12block_xor_part_avx512vl)
  * One group: latency-bound (see the top), but the shortest path through
  * 512 bytes or a tail of up to eight blocks.
  */
-SYM_TYPED_FUNC_START(chacha20_8block_xor_avx512vl)
-	mov		$(8 * 64), LEN
-	jmp		chacha20_8block_xor_part_avx512vl
-SYM_FUNC_END(chacha20_8block_xor_avx512vl)
+FULL_ENTRY(8, avx512vl)
 
 SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx512vl)
 	LOAD_STATE	0, WORDS(A)
@@ -620,48 +654,18 @@ SYM_FUNC_END(chacha20_8block_xor_part_avx512vl)
  * the rounds, whatever the width, so the narrow cores are what keeps a
  * short request short.
  */
-SYM_TYPED_FUNC_START(chacha20_4block_xor_avx512vl)
-	mov		$(4 * 64), LEN
-	jmp		chacha20_4block_xor_part_avx512vl
-SYM_FUNC_END(chacha20_4block_xor_avx512vl)
+FULL_ENTRY(4, avx512vl)
 
 SYM_TYPED_FUNC_START(chacha20_4block_xor_part_avx512vl)
-	LOAD_ROWS	0, R0, R1, R2, R3
-	LOAD_ROWS	2, R4, R5, R6, R7
-
-.Lrounds4y:
-	QUARTERROUNDS	R0, R1, R2, R3, R4, R5, R6, R7
-	DIAGONALIZE	R0, R2, R3
-	DIAGONALIZE	R4, R6, R7
-	QUARTERROUNDS	R0, R1, R2, R3, R4, R5, R6, R7
-	UNDIAGONALIZE	R0, R2, R3
-	UNDIAGONALIZE	R4, R6, R7
-	sub		$2, ROUNDS
-	jnz		.Lrounds4y
-
-	FINISH_ROWS	0, R0, R1, R2, R3, %ymm24, %ymm25, %ymm26, %ymm27
-	FINISH_ROWS	2, R4, R5, R6, R7, %ymm24, %ymm25, %ymm26, %ymm27
+	ROWS_CORE	R0, R1, R2, R3, R4, R5, R6, R7
 	vzeroupper
 	RET
 SYM_FUNC_END(chacha20_4block_xor_part_avx512vl)
 
-SYM_TYPED_FUNC_START(chacha20_2block_xor_avx512vl)
-	mov		$(2 * 64), LEN
-	jmp		chacha20_2block_xor_part_avx512vl
-SYM_FUNC_END(chacha20_2block_xor_avx512vl)
+FULL_ENTRY(2, avx512vl)
 
 SYM_TYPED_FUNC_START(chacha20_2block_xor_part_avx512vl)
-	LOAD_ROWS	0, R0, R1, R2, R3
-
-.Lrounds2y:
-	QUARTERROUNDS	R0, R1, R2, R3
-	DIAGONALIZE	R0, R2, R3
-	QUARTERROUNDS	R0, R1, R2, R3
-	UNDIAGONALIZE	R0, R2, R3
-	sub		$2, ROUNDS
-	jnz		.Lrounds2y
-
-	FINISH_ROWS	0, R0, R1, R2, R3, %ymm24, %ymm25, %ymm26, %ymm27
+	ROWS_CORE	R0, R1, R2, R3
 	vzeroupper
 	RET
 SYM_FUNC_END(chacha20_2block_xor_part_avx512vl)
