@@ -14,33 +14,45 @@
 
 #include "chacha20_core.h"
 
-#define CORE(n, fn)		{ n, fn, NULL }
-#define CORE_PART(n, fn, part)	{ n, fn, part }
+/*
+ * The table's rules, checked where it is compiled (the kernel's build
+ * too): a core without a part function fits the tail bounce buffer, no
+ * core is wider than CHACHA_MAX_BLOCKS (else the entry's width is void, a
+ * compile error), and cores[] keeps a terminating empty entry (IMPL()
+ * counts its cores).
+ */
+#define CORE(n, fn)							\
+	{ __builtin_choose_expr((n) <= CHACHA_BOUNCE_BLOCKS, n, (void)0),	\
+	  fn, NULL }
+#define CORE_PART(n, fn, part)						\
+	{ __builtin_choose_expr((n) <= CHACHA_MAX_BLOCKS, n, (void)0),	\
+	  fn, part }
+#define IMPL(name, needs, prefer, ...)					\
+	{ name, (needs) + BUILD_BUG_ON_ZERO(				\
+		ARRAY_SIZE(((struct chacha_core[]){ __VA_ARGS__ })) >=	\
+		CHACHA_MAX_CORES), prefer, { __VA_ARGS__ } }
 
 #ifdef __x86_64__
 #define X86_AVX512	(CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2 | \
 			 CHACHA_CPU_AVX512)
 const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, 0, { { 0 } } },
-	{ "sse2", CHACHA_CPU_SSE2, 0, {
-		CORE(4, chacha20_4block_xor_sse2),
-		CORE(2, chacha20_2block_xor_sse2),
-		CORE_PART(1, chacha20_1block_xor_sse2,
-			  chacha20_1block_xor_part_sse2),
-	} },
-	{ "ssse3", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3, 0, {
-		CORE(4, chacha20_4block_xor_ssse3),
-		CORE(2, chacha20_2block_xor_ssse3),
-		CORE_PART(1, chacha20_1block_xor_ssse3,
-			  chacha20_1block_xor_part_ssse3),
-	} },
-	{ "avx2", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, 0, {
-		CORE(8, chacha20_8block_xor_avx2),
-		CORE(4, chacha20_4block_xor_avx2),
-		CORE(2, chacha20_2block_xor_avx2),
-		CORE_PART(1, chacha20_1block_xor_ssse3,
-			  chacha20_1block_xor_part_ssse3),
-	} },
+	IMPL("sse2", CHACHA_CPU_SSE2, 0,
+	     CORE(4, chacha20_4block_xor_sse2),
+	     CORE(2, chacha20_2block_xor_sse2),
+	     CORE_PART(1, chacha20_1block_xor_sse2,
+		       chacha20_1block_xor_part_sse2)),
+	IMPL("ssse3", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3, 0,
+	     CORE(4, chacha20_4block_xor_ssse3),
+	     CORE(2, chacha20_2block_xor_ssse3),
+	     CORE_PART(1, chacha20_1block_xor_ssse3,
+		       chacha20_1block_xor_part_ssse3)),
+	IMPL("avx2", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, 0,
+	     CORE(8, chacha20_8block_xor_avx2),
+	     CORE(4, chacha20_4block_xor_avx2),
+	     CORE(2, chacha20_2block_xor_avx2),
+	     CORE_PART(1, chacha20_1block_xor_ssse3,
+		       chacha20_1block_xor_part_ssse3)),
 	/*
 	 * Below eight blocks the AVX-512 implementations use 4- and 2-block
 	 * cores in the row layout with vprold, and the SSSE3 1-block core: a
@@ -49,53 +61,51 @@ const struct chacha_impl chacha_impls[] = {
 	 *
 	 * AVX-512VL on ymm: two interleaved 8-block groups, 32 registers.
 	 */
-	{ "avx512vl", X86_AVX512, 0, {
-		CORE_PART(16, chacha20_16block_xor_avx512vl,
-			  chacha20_16block_xor_part_avx512vl),
-		CORE_PART(12, chacha20_12block_xor_avx512vl,
-			  chacha20_12block_xor_part_avx512vl),
-		CORE_PART(8, chacha20_8block_xor_avx512vl,
-			  chacha20_8block_xor_part_avx512vl),
-		CORE_PART(4, chacha20_4block_xor_avx512vl,
-			  chacha20_4block_xor_part_avx512vl),
-		CORE_PART(2, chacha20_2block_xor_avx512vl,
-			  chacha20_2block_xor_part_avx512vl),
-		CORE_PART(1, chacha20_1block_xor_ssse3,
-			  chacha20_1block_xor_part_ssse3),
-	} },
+	IMPL("avx512vl", X86_AVX512, 0,
+	     CORE_PART(16, chacha20_16block_xor_avx512vl,
+		       chacha20_16block_xor_part_avx512vl),
+	     CORE_PART(12, chacha20_12block_xor_avx512vl,
+		       chacha20_12block_xor_part_avx512vl),
+	     CORE_PART(8, chacha20_8block_xor_avx512vl,
+		       chacha20_8block_xor_part_avx512vl),
+	     CORE_PART(4, chacha20_4block_xor_avx512vl,
+		       chacha20_4block_xor_part_avx512vl),
+	     CORE_PART(2, chacha20_2block_xor_avx512vl,
+		       chacha20_2block_xor_part_avx512vl),
+	     CORE_PART(1, chacha20_1block_xor_ssse3,
+		       chacha20_1block_xor_part_ssse3)),
 	/* 16 blocks in zmm; the default only where zmm pays (the glue). */
-	{ "avx512", X86_AVX512, CHACHA_CPU_PREFER_ZMM, {
-		CORE_PART(24, chacha20_24block_xor_avx512,
-			  chacha20_24block_xor_part_avx512),
-		CORE_PART(16, chacha20_16block_xor_avx512,
-			  chacha20_16block_xor_part_avx512),
-		CORE_PART(12, chacha20_12block_xor_avx512vl,
-			  chacha20_12block_xor_part_avx512vl),
-		CORE_PART(8, chacha20_8block_xor_avx512vl,
-			  chacha20_8block_xor_part_avx512vl),
-		CORE_PART(4, chacha20_4block_xor_avx512vl,
-			  chacha20_4block_xor_part_avx512vl),
-		CORE_PART(2, chacha20_2block_xor_avx512vl,
-			  chacha20_2block_xor_part_avx512vl),
-		CORE_PART(1, chacha20_1block_xor_ssse3,
-			  chacha20_1block_xor_part_ssse3),
-	} },
+	IMPL("avx512", X86_AVX512, CHACHA_CPU_PREFER_ZMM,
+	     CORE_PART(24, chacha20_24block_xor_avx512,
+		       chacha20_24block_xor_part_avx512),
+	     CORE_PART(16, chacha20_16block_xor_avx512,
+		       chacha20_16block_xor_part_avx512),
+	     CORE_PART(12, chacha20_12block_xor_avx512vl,
+		       chacha20_12block_xor_part_avx512vl),
+	     CORE_PART(8, chacha20_8block_xor_avx512vl,
+		       chacha20_8block_xor_part_avx512vl),
+	     CORE_PART(4, chacha20_4block_xor_avx512vl,
+		       chacha20_4block_xor_part_avx512vl),
+	     CORE_PART(2, chacha20_2block_xor_avx512vl,
+		       chacha20_2block_xor_part_avx512vl),
+	     CORE_PART(1, chacha20_1block_xor_ssse3,
+		       chacha20_1block_xor_part_ssse3)),
 };
 
 #undef X86_AVX512
 #elif defined(__aarch64__) && !defined(__AARCH64EB__)
 const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, 0, { { 0 } } },
-	{ "neon", CHACHA_CPU_NEON, 0, {
-		CORE(6, chacha20_6block_xor_neon),
-		CORE(4, chacha20_4block_xor_neon),
-	} },
+	IMPL("neon", CHACHA_CPU_NEON, 0,
+	     CORE(6, chacha20_6block_xor_neon),
+	     CORE(4, chacha20_4block_xor_neon)),
 };
 #else
 const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, 0, { { 0 } } },
 };
 #endif
+#undef IMPL
 #undef CORE_PART
 #undef CORE
 const unsigned int chacha_nimpls = ARRAY_SIZE(chacha_impls);
@@ -187,7 +197,7 @@ void hchacha_block_scalar(const u32 *state, u32 *out, unsigned int nrounds)
 static void chacha_xor_block_scalar(const u32 *state, u8 *dst, const u8 *src,
 				    unsigned int n, unsigned int nrounds)
 {
-	u32 x[CHACHA_STATE_WORDS];
+	u32 x[CHACHA_STATE_WORDS] __uninitialized;	/* copied in first */
 	unsigned int i;
 
 	memcpy(x, state, sizeof(x));
@@ -223,61 +233,189 @@ static void chacha_crypt_scalar(u32 *state, u8 *dst, const u8 *src,
 }
 
 /*
- * One call of @core on the last @len (< its stride) bytes: its part
- * function if it has one, else through a stack buffer.  Every core costs
- * about the same per call (they are latency bound), so this beats a
- * ladder of narrower calls.
+ * A tail of @len bytes, shorter than the stride of @impl's core that
+ * covers it, for a core with no part function: through a stack buffer,
+ * by one more walk of @stride (that core's stride, so it runs that core
+ * alone).  Out of line, so that only this path has the buffer (and the
+ * stack protector's canary), and __uninitialized: it is written before it
+ * is read, so the kernel's automatic zero-fill (INIT_STACK_ALL_ZERO) would
+ * be 512 wasted stores on every call.
  */
-static void chacha_core_bounce(const struct chacha_core *core, u32 *state,
-			       u8 *dst, const u8 *src, unsigned int len,
-			       unsigned int nrounds)
+static noinline void chacha_crypt_bounce(const struct chacha_impl *impl,
+					 u32 *state, u8 *dst, const u8 *src,
+					 unsigned int len, unsigned int stride,
+					 unsigned int nrounds)
 {
-	u8 buf[CHACHA_BOUNCE_BLOCKS * CHACHA_BLOCK_BYTES];
+	u8 buf[CHACHA_BOUNCE_BLOCKS * CHACHA_BLOCK_BYTES] __uninitialized;
+	u32 ctr = state[12];
 
-	if (core->part) {
+	memcpy(buf, src, len);
+	chacha_crypt_impl(impl, state, buf, buf, stride, nrounds);
+	memcpy(dst, buf, len);
+	state[12] = ctr + DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
+	memzero_explicit(buf, stride);
+}
+
+/*
+ * One call of @core on the last @len bytes, which it covers: the core
+ * itself for a whole stride, else its part function, else through a
+ * buffer.  Every core costs about the same per call (they are latency
+ * bound), so this beats a ladder of narrower calls.
+ */
+static __always_inline void chacha_core_tail(const struct chacha_impl *impl,
+					     const struct chacha_core *core,
+					     u32 *state, u8 *dst,
+					     const u8 *src, unsigned int len,
+					     unsigned int nrounds)
+{
+	unsigned int stride = core->blocks * CHACHA_BLOCK_BYTES;
+
+	if (len == stride) {
+		core->fn(state, dst, src, nrounds);
+		state[12] += core->blocks;
+	} else if (core->part) {
 		core->part(state, dst, src, nrounds, len);
 		state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
+	} else {
+		chacha_crypt_bounce(impl, state, dst, src, len, stride,
+				    nrounds);
+	}
+}
+
+/*
+ * chacha_crypt_impl() for one implementation.  Inlined with @impl an
+ * entry of the constant chacha_impls[], every core->fn and core->part
+ * below is a constant, and the compiler calls each core directly: no
+ * indirect call (a retpoline, with the kernel's mitigations) per core.
+ */
+static __always_inline void chacha_crypt_cores(const struct chacha_impl *impl,
+					       u32 *state, u8 *dst,
+					       const u8 *src, unsigned int len,
+					       unsigned int nrounds)
+{
+	const struct chacha_core *cores = impl->cores;
+	unsigned int stride = cores[0].blocks * CHACHA_BLOCK_BYTES;
+	unsigned int i;
+
+	if (!cores[0].blocks) {
+		chacha_crypt_scalar(state, dst, src, len, nrounds);
 		return;
 	}
-	memcpy(buf, src, len);
-	core->fn(state, buf, buf, nrounds);
-	memcpy(dst, buf, len);
-	state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
-	memzero_explicit(buf, core->blocks * CHACHA_BLOCK_BYTES);
+	while (len >= stride) {
+		cores[0].fn(state, dst, src, nrounds);
+		state[12] += cores[0].blocks;
+		dst += stride;
+		src += stride;
+		len -= stride;
+	}
+	if (len <= chacha_scalar_tail_bytes) {
+		if (len)
+			chacha_crypt_scalar(state, dst, src, len, nrounds);
+		return;
+	}
+	/* The narrowest core that covers the tail, once. */
+	for (i = 1; cores[i].blocks; i++)
+		if (cores[i].blocks * CHACHA_BLOCK_BYTES < len)
+			break;
+	/*
+	 * A switch with a constant index per case, so that each case calls
+	 * its core directly (a loop would be merged into one indirect call).
+	 */
+	BUILD_BUG_ON(CHACHA_MAX_CORES != 8);	/* seven cases, and the end */
+	switch (i - 1) {
+	case 0:
+		chacha_core_tail(impl, &cores[0], state, dst, src, len, nrounds);
+		return;
+	case 1:
+		chacha_core_tail(impl, &cores[1], state, dst, src, len, nrounds);
+		return;
+	case 2:
+		chacha_core_tail(impl, &cores[2], state, dst, src, len, nrounds);
+		return;
+	case 3:
+		chacha_core_tail(impl, &cores[3], state, dst, src, len, nrounds);
+		return;
+	case 4:
+		chacha_core_tail(impl, &cores[4], state, dst, src, len, nrounds);
+		return;
+	case 5:
+		chacha_core_tail(impl, &cores[5], state, dst, src, len, nrounds);
+		return;
+	case 6:
+		chacha_core_tail(impl, &cores[6], state, dst, src, len, nrounds);
+		return;
+	}
 }
+
+/*
+ * One inlined copy of chacha_crypt_cores() per entry of chacha_impls[],
+ * chosen by its index: a few predicted branches, no indirect call.  (A
+ * switch, because a compiler may fold a loop of "impl == &chacha_impls[i]"
+ * tests back into one copy that calls through @impl.)  A table that is not
+ * chacha_impls[], the harness's copy with a broken core, runs the same
+ * code through its pointers, in the harness's build only.
+ */
+#define CHACHA_MAX_IMPLS	8
+#define CHACHA_NIMPLS		ARRAY_SIZE(chacha_impls)
+
+/* chacha_impls[@k], if there is one (no out-of-bounds index either way). */
+static __always_inline void chacha_crypt_nth(unsigned int k, u32 *state,
+					     u8 *dst, const u8 *src,
+					     unsigned int len,
+					     unsigned int nrounds)
+{
+	if (k < CHACHA_NIMPLS)
+		chacha_crypt_cores(&chacha_impls[k % CHACHA_NIMPLS], state,
+				   dst, src, len, nrounds);
+}
+
+static __always_inline void chacha_crypt_any(const struct chacha_impl *impl,
+					     u32 *state, u8 *dst,
+					     const u8 *src, unsigned int len,
+					     unsigned int nrounds)
+{
+	BUILD_BUG_ON(CHACHA_NIMPLS > CHACHA_MAX_IMPLS);
+	if (impl >= chacha_impls && impl < chacha_impls + CHACHA_NIMPLS) {
+		switch (impl - chacha_impls) {
+		case 0:
+			chacha_crypt_nth(0, state, dst, src, len, nrounds);
+			return;
+		case 1:
+			chacha_crypt_nth(1, state, dst, src, len, nrounds);
+			return;
+		case 2:
+			chacha_crypt_nth(2, state, dst, src, len, nrounds);
+			return;
+		case 3:
+			chacha_crypt_nth(3, state, dst, src, len, nrounds);
+			return;
+		case 4:
+			chacha_crypt_nth(4, state, dst, src, len, nrounds);
+			return;
+		case 5:
+			chacha_crypt_nth(5, state, dst, src, len, nrounds);
+			return;
+		case 6:
+			chacha_crypt_nth(6, state, dst, src, len, nrounds);
+			return;
+		case 7:
+			chacha_crypt_nth(7, state, dst, src, len, nrounds);
+			return;
+		}
+	}
+#ifdef CHACHA_TEST_TABLES
+	chacha_crypt_cores(impl, state, dst, src, len, nrounds);
+#else
+	chacha_crypt_scalar(state, dst, src, len, nrounds);	/* never */
+#endif
+}
+
+#undef CHACHA_NIMPLS
 
 void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 		       const u8 *src, unsigned int len, unsigned int nrounds)
 {
-	const struct chacha_core *core = &impl->cores[0];
-
-	if (core->blocks) {
-		unsigned int stride = core->blocks * CHACHA_BLOCK_BYTES;
-
-		while (len >= stride) {
-			core->fn(state, dst, src, nrounds);
-			state[12] += core->blocks;
-			dst += stride;
-			src += stride;
-			len -= stride;
-		}
-		/* The narrowest core that covers the tail, once. */
-		if (len > chacha_scalar_tail_bytes) {
-			while (core[1].blocks &&
-			       core[1].blocks * CHACHA_BLOCK_BYTES >= len)
-				core++;
-			if (len < core->blocks * CHACHA_BLOCK_BYTES) {
-				chacha_core_bounce(core, state, dst, src, len,
-						   nrounds);
-			} else {
-				core->fn(state, dst, src, nrounds);
-				state[12] += core->blocks;
-			}
-			return;
-		}
-	}
-	if (len)
-		chacha_crypt_scalar(state, dst, src, len, nrounds);
+	chacha_crypt_any(impl, state, dst, src, len, nrounds);
 }
 
 void chacha_crypt_request(const struct chacha_impl *impl, u32 *state, u8 *dst,
@@ -286,17 +424,16 @@ void chacha_crypt_request(const struct chacha_impl *impl, u32 *state, u8 *dst,
 {
 	if (len <= chacha_scalar_max_bytes || !impl->cores[0].blocks ||
 	    !simd_usable) {
-		chacha_crypt_impl(&chacha_impls[0], state, dst, src, len,
-				  nrounds);
+		chacha_crypt_scalar(state, dst, src, len, nrounds);
 		return;
 	}
 
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, CHACHA_SIMD_CHUNK);
-		struct chacha_simd_save save;
+		struct chacha_simd_save save __uninitialized;
 
 		chacha_simd_begin(&save);
-		chacha_crypt_impl(impl, state, dst, src, n, nrounds);
+		chacha_crypt_any(impl, state, dst, src, n, nrounds);
 		chacha_simd_end(&save);
 		dst += n;
 		src += n;

@@ -152,7 +152,7 @@ static int chacha_stream_xor(struct skcipher_request *req, const u32 *key,
 {
 	const struct chacha_impl *impl = READ_ONCE(chacha_impl);
 	struct skcipher_walk walk;
-	u32 state[CHACHA_STATE_WORDS];
+	u32 state[CHACHA_STATE_WORDS] __uninitialized;	/* chacha_init_state() */
 	int err;
 
 	err = skcipher_walk_virt(&walk, req, false);
@@ -213,9 +213,10 @@ static int chacha12_setkey(struct crypto_skcipher *tfm, const u8 *key,
 static int xchacha_stream_xor(struct skcipher_request *req,
 			      const struct chacha_tfm_ctx *ctx)
 {
-	u32 state[CHACHA_STATE_WORDS];
-	u32 subkey[CHACHA_KEY_BYTES / sizeof(u32)];
-	u8 iv[CHACHA_IV_BYTES];
+	/* Each written whole before it is read: no auto-init zero-fill. */
+	u32 state[CHACHA_STATE_WORDS] __uninitialized;
+	u32 subkey[CHACHA_KEY_BYTES / sizeof(u32)] __uninitialized;
+	u8 iv[CHACHA_IV_BYTES] __uninitialized;
 	int err;
 
 	chacha_init_state(state, ctx->key, req->iv);

@@ -44,4 +44,18 @@
 #endif
 #endif
 
+/*
+ * __uninitialized: a local that is written before it is read, exempt from
+ * CONFIG_INIT_STACK_ALL_ZERO's zero-fill (-ftrivial-auto-var-init=zero).
+ * <linux/compiler_attributes.h> has it from 6.6 on; the compilers that
+ * have the option (gcc 12, clang 8) have the attribute.
+ */
+#ifndef __uninitialized
+#if __has_attribute(__uninitialized__)
+#define __uninitialized __attribute__((__uninitialized__))
+#else
+#define __uninitialized
+#endif
+#endif
+
 #endif /* CHACHA20_SIMD_COMPAT_H */

@@ -4,8 +4,13 @@
 #define TESTS_SHIM_LINUX_KERNEL_H
 
 #include <linux/types.h>
+#include <linux/compiler_attributes.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* 0, or a compile error when @e is true (an integer constant expression). */
+#define BUILD_BUG_ON_ZERO(e)	((int)sizeof(struct { int:(-!!(e)); }))
+#define BUILD_BUG_ON(e)		((void)BUILD_BUG_ON_ZERO(e))
 
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 
