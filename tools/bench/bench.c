@@ -17,6 +17,12 @@
  *   openssl, openssl-noavx512, libsodium, libgcrypt
  *                        Debian's libraries, F per 4 KiB as well
  *
+ * Each module-* and kernel*-* row also comes as <row>@kernel: the same
+ * code built with the flags Kbuild uses for the module against a
+ * distribution kernel (auto-initialised stack, retpolines, return thunks,
+ * no red zone, ...), calling the thunks this machine's kernel patches in
+ * (paths.c, kthunks-x86_64.S, kflags.sh).
+ *
  * It prints TSC cycles per byte, GB/s, ratios and TARGET lines, and writes
  * Markdown, CSV and a PNG plot.  It checks nothing (beyond a warning when a
  * subject disagrees with scalar C, which would make its numbers
@@ -47,6 +53,8 @@
 
 #include "chacha20_core.h"
 #include "kernel_chacha.h"
+#include "kthunks.h"
+#include "paths.h"
 #include "peers.h"
 #include "testutil.h"
 
@@ -64,7 +72,7 @@ static const unsigned int bench_lens[] = {
 #define NLENS		ARRAY_SIZE(bench_lens)
 #define MAX_LEN		65536
 /* The kernel's skcipher walks a page at a time, one SIMD section each. */
-#define SECTION_BYTES	4096
+#define SECTION_BYTES	BENCH_SECTION_BYTES
 
 /* A batch of calls aims at this many TSC cycles, in at most this many calls. */
 #define BATCH_CYCLES	20000
@@ -139,8 +147,11 @@ struct subject {
 	enum kind kind;
 	void (*call)(const struct subject *s, u32 *state, u8 *dst,
 		     const u8 *src, unsigned int len);
+	const struct bench_paths *paths;	/* module and kernel rows */
+	const char *suffix;		/* "" or "@kernel" */
 	const struct chacha_impl *impl;
 	const struct kernel_impl *kimpl;
+	unsigned int tier;		/* kernel rows: BENCH_TIER_* */
 	unsigned int peer;
 	chacha_core_fn core;
 	kernel_chacha_fn kcore;
@@ -149,7 +160,7 @@ struct subject {
 	struct point res[NLENS];	/* a core: res[0] */
 };
 
-#define MAX_SUBJECTS	64
+#define MAX_SUBJECTS	96
 
 static struct subject subjects[MAX_SUBJECTS];
 static unsigned int nsubjects;
@@ -170,178 +181,48 @@ static unsigned int opt_rounds = 20;
 static int opt_cpu = -1;
 static int opt_scalar_max = -1, opt_scalar_tail = -1;	/* -1: calibrate */
 static const char *opt_csv, *opt_png, *opt_md, *opt_commit;
+static const char *opt_ind, *opt_ret;	/* NULL: this machine's (auto) */
+static char mitigations_why[1024];
 static FILE *md_file;
 
 static inline u64 tsc_read(void);
-
-/* ---- the environment's SIMD section, charged ---- */
-
-/*
- * chacha_crypt_request() brackets each SIMD section with these; the
- * harness's weak no-op versions (tests/testutil.c) give way to these.
- * The section costs opt_fpu_cost TSC cycles, spent on entry.
- */
-static void fpu_charge(void)
-{
-	u64 t0;
-
-	if (!opt_fpu_cost)
-		return;
-	t0 = tsc_read();
-	while (tsc_read() - t0 < opt_fpu_cost)
-		;
-}
-
-void chacha_simd_begin(struct chacha_simd_save *save __always_unused)
-{
-	fpu_charge();
-}
-
-void chacha_simd_end(struct chacha_simd_save *save __always_unused)
-{
-}
-
-/* ---- the kernel's ladder ---- */
-
-/*
- * What the kernel's chacha_dosimd() does with one tier's routines: whole
- * strides of the widest, then one call of the narrowest routine whose
- * next narrower one would not cover the rest (that call handles the
- * partial tail itself); state[12] advances by the blocks begun.
- */
-static void kernel_dosimd(const struct kernel_impl *k, u32 *state, u8 *dst,
-			  const u8 *src, unsigned int len)
-{
-	const struct kernel_core *c = k->cores;
-	unsigned int stride = c->blocks * CHACHA_BLOCK_BYTES;
-
-	while (len >= stride) {
-		c->fn(state, dst, src, len, opt_rounds);
-		state[12] += c->blocks;
-		dst += stride;
-		src += stride;
-		len -= stride;
-	}
-	for (; len && c->blocks; c++) {
-		unsigned int next = c[1].blocks * CHACHA_BLOCK_BYTES;
-
-		if (len > next) {
-			c->fn(state, dst, src, len, opt_rounds);
-			state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
-			return;
-		}
-	}
-}
 
 /* ---- the calls measured ---- */
 
 static void call_module(const struct subject *s, u32 *state, u8 *dst,
 			const u8 *src, unsigned int len)
 {
-	chacha_scalar_max_bytes = s->cal.scalar_max_bytes;
-	chacha_scalar_tail_bytes = s->cal.scalar_tail_bytes;
-	chacha_crypt_request(s->impl, state, dst, src, len, opt_rounds, true);
+	s->paths->crypt_request(s->impl, state, dst, src, len, opt_rounds,
+				true);
 }
 
 /*
- * The kernel's generic C (chacha_crypt_generic()), written here: a block
- * of key stream at a time, XORed in words where a whole block is left;
- * without SIMD registers, as the kernel builds C (and as the module's
- * scalar C is built here).
+ * Before a subject's calls: its build's price of a SIMD section and, for
+ * a module row, its implementation's choices (chacha_scalar_*_bytes).
  */
-#define K7_SCALAR	__attribute__((target("general-regs-only")))
-
-static inline K7_SCALAR u32 k7_rotl(u32 v, unsigned int n)
+static void prepare(const struct subject *s)
 {
-	return (v << n) | (v >> (32 - n));
+	if (s->kind == MODULE)
+		s->paths->set_choices(opt_fpu_cost, s->cal.scalar_max_bytes,
+				      s->cal.scalar_tail_bytes);
+	else
+		bench_plain.set_choices(opt_fpu_cost, 0, 0);
+	if (s->kind == KERNEL)
+		s->paths->set_choices(opt_fpu_cost, 0, 0);
 }
 
-static inline K7_SCALAR void k7_qr(u32 *x, int a, int b, int c, int d)
-{
-	x[a] += x[b];
-	x[d] = k7_rotl(x[d] ^ x[a], 16);
-	x[c] += x[d];
-	x[b] = k7_rotl(x[b] ^ x[c], 12);
-	x[a] += x[b];
-	x[d] = k7_rotl(x[d] ^ x[a], 8);
-	x[c] += x[d];
-	x[b] = k7_rotl(x[b] ^ x[c], 7);
-}
-
-static K7_SCALAR void kernel7_generic(u32 *state, u8 *dst, const u8 *src,
-				      unsigned int len)
-{
-	u8 stream[CHACHA_BLOCK_BYTES];
-	unsigned int i, n;
-	u32 x[16];
-	u64 a, b;
-
-	while (len) {
-		memcpy(x, state, sizeof(x));
-		for (i = 0; i < opt_rounds; i += 2) {
-			k7_qr(x, 0, 4, 8, 12);
-			k7_qr(x, 1, 5, 9, 13);
-			k7_qr(x, 2, 6, 10, 14);
-			k7_qr(x, 3, 7, 11, 15);
-			k7_qr(x, 0, 5, 10, 15);
-			k7_qr(x, 1, 6, 11, 12);
-			k7_qr(x, 2, 7, 8, 13);
-			k7_qr(x, 3, 4, 9, 14);
-		}
-		for (i = 0; i < 16; i++)
-			put_le32(stream + 4 * i, x[i] + state[i]);
-		state[12]++;
-		n = min_t(unsigned int, len, CHACHA_BLOCK_BYTES);
-		if (n == CHACHA_BLOCK_BYTES) {
-			for (i = 0; i < n; i += 8) {
-				memcpy(&a, src + i, 8);
-				memcpy(&b, stream + i, 8);
-				a ^= b;
-				memcpy(dst + i, &a, 8);
-			}
-		} else {
-			for (i = 0; i < n; i++)
-				dst[i] = src[i] ^ stream[i];
-		}
-		dst += n;
-		src += n;
-		len -= n;
-	}
-}
-
-/*
- * The kernel's skcipher: a SIMD section per walk step (a page).  With
- * @lib, 6.16+'s chacha20-lib: chacha_crypt() per walk step, which is
- * generic C up to one block and one SIMD section otherwise.
- */
-static void kernel_walk(const struct subject *s, u32 *state, u8 *dst,
-			const u8 *src, unsigned int len, bool lib)
-{
-	while (len) {
-		unsigned int n = min_t(unsigned int, len, SECTION_BYTES);
-
-		if (lib && n <= CHACHA_BLOCK_BYTES) {
-			kernel7_generic(state, dst, src, n);
-		} else {
-			fpu_charge();
-			kernel_dosimd(s->kimpl, state, dst, src, n);
-		}
-		dst += n;
-		src += n;
-		len -= n;
-	}
-}
-
+/* The kernel's skcipher: 6.12's, or 6.16+'s chacha20-lib (kernel7-*). */
 static void call_kernel7(const struct subject *s, u32 *state, u8 *dst,
 			 const u8 *src, unsigned int len)
 {
-	kernel_walk(s, state, dst, src, len, true);
+	s->paths->kernel_walk(s->tier, true, state, dst, src, len, opt_rounds);
 }
 
 static void call_kernel(const struct subject *s, u32 *state, u8 *dst,
 			const u8 *src, unsigned int len)
 {
-	kernel_walk(s, state, dst, src, len, false);
+	s->paths->kernel_walk(s->tier, false, state, dst, src, len,
+			      opt_rounds);
 }
 
 /* A library, charged as if it ran in the kernel's sections. */
@@ -351,7 +232,7 @@ static void call_peer(const struct subject *s, u32 *state, u8 *dst,
 	unsigned int n;
 
 	for (n = 0; n < len; n += SECTION_BYTES)
-		fpu_charge();
+		bench_plain.fpu_charge();
 	peer_crypt(s->peer, dst, src, len);
 }
 
@@ -378,6 +259,7 @@ static struct subject *add_subject(enum kind kind, const char *fmt, ...)
 	}
 	s = &subjects[nsubjects++];
 	s->kind = kind;
+	s->suffix = "";
 	va_start(ap, fmt);
 	vsnprintf(s->name, sizeof(s->name), fmt, ap);
 	va_end(ap);
@@ -428,55 +310,83 @@ static bool is_avx512(const struct subject *s)
 	return s->kind == MODULE && !strncmp(s->impl->name, "avx512", 6);
 }
 
+/* The builds of the request paths: the benchmark's flags, the kernel's. */
+static const struct bench_paths *const all_paths[] = {
+	&bench_plain,
+#ifdef BENCH_WITH_KERNEL
+	&bench_kernel,
+#endif
+};
+
+static const char *const path_suffix[] = { "", "@kernel" };
+
 static void build_subjects(void)
 {
 	const char *missing = "?";
 	const struct chacha_core *c;
 	const struct kernel_core *kc;
-	unsigned int i;
+	unsigned int i, p;
 	struct subject *s;
 
-	for (i = 0; i < chacha_nimpls; i++) {
-		const struct chacha_impl *impl = &chacha_impls[i];
+	for (p = 0; p < ARRAY_SIZE(all_paths); p++) {
+		const struct bench_paths *paths = all_paths[p];
+		const char *sfx = path_suffix[p];
 
-		if (!cpu_has_features(impl->needs, &missing)) {
-			printf("skipping module-%s: the CPU lacks %s\n",
-			       impl->name, missing);
-			continue;
-		}
-		s = add_subject(MODULE, "module-%s", impl->name);
-		s->impl = impl;
-		s->call = call_module;
-	}
-	for (i = 0; i < ARRAY_SIZE(kernel_impls); i++) {
-		const struct kernel_impl *k = &kernel_impls[i];
+		for (i = 0; i < *paths->nimpls; i++) {
+			const struct chacha_impl *impl = &paths->impls[i];
 
-		if (!kernel_runs(k, &missing)) {
-			printf("skipping %s: the CPU lacks %s\n", k->name,
-			       missing);
-			continue;
+			if (!cpu_has_features(impl->needs, &missing)) {
+				if (!p)
+					printf("skipping module-%s: the CPU lacks %s\n",
+					       impl->name, missing);
+				continue;
+			}
+			s = add_subject(MODULE, "module-%s%s", impl->name, sfx);
+			s->impl = impl;
+			s->paths = paths;
+			s->suffix = sfx;
+			s->call = call_module;
 		}
-		s = add_subject(KERNEL, "%s", k->name);
-		s->kimpl = k;
-		s->call = call_kernel;
-		s = add_subject(KERNEL, "kernel7-%s", k->name + 7);
-		s->kimpl = k;
-		s->call = call_kernel7;
+		for (i = 0; i < ARRAY_SIZE(kernel_impls); i++) {
+			const struct kernel_impl *k = &kernel_impls[i];
+
+			if (!kernel_runs(k, &missing)) {
+				if (!p)
+					printf("skipping %s: the CPU lacks %s\n",
+					       k->name, missing);
+				continue;
+			}
+			s = add_subject(KERNEL, "%s%s", k->name, sfx);
+			s->kimpl = k;
+			s->tier = i;
+			s->paths = paths;
+			s->suffix = sfx;
+			s->call = call_kernel;
+			s = add_subject(KERNEL, "kernel7-%s%s", k->name + 7, sfx);
+			s->kimpl = k;
+			s->tier = i;
+			s->paths = paths;
+			s->suffix = sfx;
+			s->call = call_kernel7;
+		}
 	}
 	if (opt_rounds == 20) {
 		peers_init(bench_key, bench_iv);
 		for (i = 0; peer_name(i); i++) {
 			s = add_subject(PEER, "%s", peer_name(i));
 			s->peer = i;
+			s->suffix = "";
 			s->call = call_peer;
 		}
 	} else {
 		printf("skipping the libraries: they run 20 rounds only\n");
 	}
 
-	/* Then every core of those, alone. */
+	/* Then every core of the benchmark's build, alone. */
 	for (i = 0; i < nsubjects; i++) {
 		s = &subjects[i];
+		if (s->paths != &bench_plain)
+			continue;
 		if (s->kind == MODULE)
 			for (c = s->impl->cores; c->blocks; c++)
 				add_core(s->impl->name, c->blocks, c->fn, NULL);
@@ -585,6 +495,7 @@ static void measure(const struct subject *s, unsigned int len,
 	u64 one = ~0ULL, best = ~0ULL, t, start;
 	unsigned int i, n, rep, redo;
 
+	prepare(s);
 	start = tsc_read();
 	while (tsc_read() - start < WARM_CYCLES)
 		time_batch(s, len, 1);
@@ -778,8 +689,9 @@ static void calibrate_modules(void)
 		if (s->kind != MODULE)
 			continue;
 		/* As in the kernel, the first readings warm up; keep the last. */
+		s->paths->set_choices(opt_fpu_cost, 0, 0);
 		for (k = 0; k < 3; k++)
-			chacha_calibrate(s->impl, clock_tsc, &best);
+			s->paths->calibrate(s->impl, clock_tsc, &best);
 		if (opt_scalar_max >= 0)
 			best.scalar_max_bytes = opt_scalar_max;
 		if (opt_scalar_tail >= 0)
@@ -808,6 +720,7 @@ static void cross_check(void)
 			chacha_crypt_impl(&chacha_impls[0], st_want, want,
 					  src_buf, len, opt_rounds);
 			memset(dst_buf, 0, MAX_LEN);
+			prepare(s);
 			s->call(s, st, dst_buf, src_buf, len);
 			if (s->core_bytes || s->kind == PEER)
 				st[12] = st_want[12];
@@ -924,9 +837,11 @@ static void print_tables(void)
 
 /*
  * The kernel's best tier this CPU runs, or the best without AVX-512:
- * 6.12's (kernel-*) or, with @v7, 7.3's (kernel7-*).
+ * 6.12's (kernel-*) or, with @v7, 7.3's (kernel7-*), of the build with
+ * suffix @sfx ("" or "@kernel").
  */
-static const struct subject *kernel_best_of(bool avx512, bool v7)
+static const struct subject *kernel_best_of(bool avx512, bool v7,
+					    const char *sfx)
 {
 	const struct subject *best = NULL;
 	unsigned int i;
@@ -935,6 +850,7 @@ static const struct subject *kernel_best_of(bool avx512, bool v7)
 		bool is7 = subjects[i].call == call_kernel7;
 
 		if (subjects[i].kind == KERNEL && is7 == v7 &&
+		    !strcmp(subjects[i].suffix, sfx) &&
 		    (avx512 || !strstr(subjects[i].name, "avx512")))
 			best = &subjects[i];
 	}
@@ -943,7 +859,16 @@ static const struct subject *kernel_best_of(bool avx512, bool v7)
 
 static const struct subject *kernel_best(bool avx512)
 {
-	return kernel_best_of(avx512, false);
+	return kernel_best_of(avx512, false, "");
+}
+
+/* A row by its name and the suffix of its build. */
+static const struct subject *find_row(const char *name, const char *sfx)
+{
+	char full[64];
+
+	snprintf(full, sizeof(full), "%s%s", name, sfx);
+	return find_subject(full);
 }
 
 /* The kernel's tier of the same ISA as a module row, if it has one. */
@@ -952,9 +877,9 @@ static const struct subject *kernel_tier(const struct subject *m)
 	char name[48];
 
 	if (is_avx512(m))
-		return find_subject("kernel-avx512vl");
+		return find_row("kernel-avx512vl", m->suffix);
 	snprintf(name, sizeof(name), "kernel-%s", m->impl->name);
-	return find_subject(name);
+	return find_row(name, m->suffix);
 }
 
 /*
@@ -979,15 +904,16 @@ static bool prefer_ok(const struct chacha_impl *impl)
 /*
  * The module row the glue picks by default on this CPU (the last usable
  * implementation its zmm policy allows), or, with !@avx512, the best one
- * leaving out AVX-512.
+ * leaving out AVX-512; of the build with suffix @sfx.
  */
-static const struct subject *module_best(bool avx512)
+static const struct subject *module_best(bool avx512, const char *sfx)
 {
 	const struct subject *best = NULL;
 	unsigned int i;
 
 	for (i = 0; i < nsubjects; i++)
 		if (subjects[i].kind == MODULE &&
+		    !strcmp(subjects[i].suffix, sfx) &&
 		    (avx512 || !is_avx512(&subjects[i])) &&
 		    prefer_ok(subjects[i].impl))
 			best = &subjects[i];
@@ -1009,17 +935,18 @@ static void ratio_cell(const struct subject *a, const struct subject *b,
  */
 static void print_ratios(void)
 {
-	const struct subject *kb = kernel_best(true);
 	const struct subject *os = find_subject("openssl");
 	const struct subject *osm = find_subject("openssl-noavx512");
-	const struct subject *cols[3 * MAX_SUBJECTS][2];
+	const struct subject *cols[4 * MAX_SUBJECTS][2];
 	unsigned int i, l, n = 0;
 
 	for (i = 0; i < nsubjects; i++) {
 		const struct subject *s = &subjects[i];
+		const struct subject *kb;
 
 		if (s->kind != MODULE || !s->impl->cores[0].blocks)
 			continue;
+		kb = kernel_best_of(true, false, s->suffix);
 		if (kb) {
 			cols[n][0] = s;
 			cols[n++][1] = kb;
@@ -1118,14 +1045,15 @@ static void target(const char *id, const struct subject *a,
  * at each length) whose worst ratio from @minlen is lowest.
  */
 static const struct subject *best_avx512(const struct subject *b,
-					 unsigned int minlen)
+					 unsigned int minlen, const char *sfx)
 {
 	const struct subject *best = NULL;
 	double r, best_r = 0;
 	unsigned int i, at;
 
 	for (i = 0; b && i < nsubjects; i++) {
-		if (!is_avx512(&subjects[i]))
+		if (!is_avx512(&subjects[i]) ||
+		    strcmp(subjects[i].suffix, sfx))
 			continue;
 		r = worst_ratio(&subjects[i], b, minlen, &at);
 		if (!best || r < best_r) {
@@ -1136,10 +1064,63 @@ static const struct subject *best_avx512(const struct subject *b,
 	return best;
 }
 
+/*
+ * Issue 15, on the @kernel rows (the kernel's flags and this machine's
+ * mitigations on both sides): the default against the kernel's best tier
+ * (6.12's and 7.3's) at every size; tier by tier at every size and from
+ * 512 B; and every @kernel row against its own build without them from
+ * 4 KiB, where the mitigations' price per request must vanish.
+ */
+static void print_kernel_targets(void)
+{
+	static const char *const tiers[] = { "ssse3", "avx2" };
+	const char *k = "@kernel";
+	const struct subject *ours = module_best(true, k);
+	const struct subject *k512 = find_row("kernel-avx512vl", k);
+	const struct subject *m, *kt;
+	unsigned int i;
+
+	if (!ours)
+		return;
+	out("\n### Targets (issue 15): the @kernel rows\n\n```\n");
+	target("15.1", ours, kernel_best_of(true, false, k), bench_lens[0],
+	       1.00, "no kernel tier");
+	target("15.1", ours, kernel_best_of(true, true, k), bench_lens[0],
+	       1.00, "no kernel7 tier");
+	for (i = 0; i < ARRAY_SIZE(tiers); i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "module-%s", tiers[i]);
+		m = find_row(name, k);
+		snprintf(name, sizeof(name), "kernel-%s", tiers[i]);
+		kt = find_row(name, k);
+		target("15.2", m, kt, bench_lens[0], 1.00, "the CPU lacks it");
+		target("15.2", m, kt, 512, 0.90, "the CPU lacks it");
+	}
+	m = best_avx512(k512, 512, k);
+	target("15.2", m, k512, bench_lens[0], 1.00,
+	       "the CPU lacks AVX512VL, or no avx512 implementation");
+	target("15.2", m, k512, 512, 0.90,
+	       "the CPU lacks AVX512VL, or no avx512 implementation");
+	for (i = 0; i < nsubjects; i++) {
+		const struct subject *s = &subjects[i];
+		char name[48];
+
+		if (strcmp(s->suffix, k) ||
+		    (s->kind == MODULE && !s->impl->cores[0].blocks))
+			continue;
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)(strlen(s->name) - strlen(k)), s->name);
+		target("15.3", s, find_subject(name), 4096, 1.03,
+		       "no row without mitigations");
+	}
+	out("```\n");
+}
+
 static void print_targets(void)
 {
-	const struct subject *ours = module_best(true);
-	const struct subject *ours2 = module_best(false);
+	const struct subject *ours = module_best(true, "");
+	const struct subject *ours2 = module_best(false, "");
 	const struct subject *os = find_subject("openssl-noavx512");
 	const struct subject *k512 = find_subject("kernel-avx512vl");
 	const struct subject *osn = find_subject("openssl");
@@ -1162,7 +1143,7 @@ static void print_targets(void)
 	 */
 	target("6.1", ours, kernel_best(true), bench_lens[0], 1.00,
 	       "no kernel tier or module row");
-	target("6.1", ours, kernel_best_of(false, true), bench_lens[0], 1.00,
+	target("6.1", ours, kernel_best_of(false, true, ""), bench_lens[0], 1.00,
 	       "no kernel7 tier or module row");
 	if (ours != ours2)
 		target("6.1", ours2, kernel_best(false), bench_lens[0], 1.00,
@@ -1176,11 +1157,12 @@ static void print_targets(void)
 	       512, 0.85, "the CPU lacks SSSE3");
 	target("7.1", find_subject("module-avx2"), find_subject("kernel-avx2"),
 	       512, 0.85, "the CPU lacks AVX2");
-	target("7.2", best_avx512(k512, 512), k512, 512, 0.80,
+	target("7.2", best_avx512(k512, 512, ""), k512, 512, 0.80,
 	       any512 ? "the CPU lacks AVX512VL" : no512);
-	target("7.2", best_avx512(osn, 512), osn, 512, 1.00,
+	target("7.2", best_avx512(osn, 512, ""), osn, 512, 1.00,
 	       any512 ? "no OpenSSL" : no512);
 	out("```\n");
+	print_kernel_targets();
 }
 
 static void write_csv(const char *path)
@@ -1261,11 +1243,16 @@ static void write_png(const char *path, const char *model)
 	fprintf(gp, "$d << EOD\n");
 	for (l = 0; l < NLENS; l++) {
 		fprintf(gp, "%u", bench_lens[l]);
-		for (i = 0; i < nsubjects; i++)
-			if (is_request(&subjects[i]))
-				fprintf(gp, " %.4f %.4f", per_byte(&subjects[i], l),
-					kb ? subjects[i].res[l].cycles /
-					kb->res[l].cycles : 0);
+		for (i = 0; i < nsubjects; i++) {
+			const struct subject *s = &subjects[i];
+			const struct subject *b =
+				kernel_best_of(true, false, s->suffix);
+
+			if (is_request(s))
+				fprintf(gp, " %.4f %.4f", per_byte(s, l),
+					b ? s->res[l].cycles /
+					b->res[l].cycles : 0);
+		}
 		fprintf(gp, "\n");
 	}
 	fprintf(gp, "EOD\n");
@@ -1284,8 +1271,9 @@ static void write_png(const char *path, const char *model)
 	fprintf(gp, "\n");
 
 	fprintf(gp, "unset logscale y\nset ylabel 'ratio'\nset yrange [0.4:2]\n");
-	fprintf(gp, "set title \"cycles per request / %s's (below 1: faster)\" noenhanced\nplot ",
-		kb ? kb->name : "none");
+	fprintf(gp, "set title \"cycles per request / %s's %s\" noenhanced\nplot ",
+		kb ? kb->name : "none",
+		"of the same build (@kernel rows: its @kernel row; below 1: faster)");
 	for (i = 0, col = 3, first = true; i < nsubjects; i++) {
 		if (!is_request(&subjects[i]))
 			continue;
@@ -1377,6 +1365,12 @@ static void print_help(FILE *f)
 		"                  override chacha_calibrate()'s choices for module-*\n"
 		"                  (e.g. 0 and 0: SIMD for everything, as on a CPU\n"
 		"                  with slow scalar C)\n"
+		"  --mitigations IND,RET\n"
+		"                  the thunks of the @kernel rows: IND one of none,\n"
+		"                  its, lfence, retpoline; RET one of none, its,\n"
+		"                  untrain, srso (default auto: what this machine's\n"
+		"                  kernel reports in /sys/devices/system/cpu/\n"
+		"                  vulnerabilities)\n"
 		"  --cpu N         the CPU to pin to (default: the last one allowed)\n"
 		"  --commit ID     the commit measured, for the Markdown\n"
 		"  --csv FILE      write every point as CSV\n"
@@ -1396,6 +1390,40 @@ static unsigned int parse_uint(const char *opt, const char *arg)
 	return v;
 }
 
+static void parse_mitigations(const char *arg)
+{
+	static char ind[32], ret[32];
+
+	if (!strcmp(arg, "auto")) {
+		opt_ind = NULL;
+		opt_ret = NULL;
+		return;
+	}
+	if (sscanf(arg, "%31[a-z],%31[a-z]", ind, ret) != 2 ||
+	    bench_thunks_set(ind, ret)) {
+		fprintf(stderr, "bench: bad --mitigations %s\n", arg);
+		exit(2);
+	}
+	opt_ind = ind;
+	opt_ret = ret;
+}
+
+/* The thunks of the @kernel rows: the ones asked for, or this machine's. */
+static void setup_thunks(void)
+{
+	if (!opt_ind) {
+		bench_thunks_auto(&opt_ind, &opt_ret, mitigations_why,
+				  sizeof(mitigations_why));
+	} else {
+		snprintf(mitigations_why, sizeof(mitigations_why),
+			 "forced with --mitigations");
+	}
+	if (bench_thunks_set(opt_ind, opt_ret)) {
+		fprintf(stderr, "bench: no thunks %s,%s\n", opt_ind, opt_ret);
+		exit(1);
+	}
+}
+
 static void parse_args(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1406,6 +1434,7 @@ static void parse_args(int argc, char **argv)
 		{ "scalar-max", required_argument, NULL, 'x' },
 		{ "scalar-tail", required_argument, NULL, 't' },
 		{ "cpu", required_argument, NULL, 'c' },
+		{ "mitigations", required_argument, NULL, 'M' },
 		{ "commit", required_argument, NULL, 'g' },
 		{ "csv", required_argument, NULL, 'o' },
 		{ "md", required_argument, NULL, 'm' },
@@ -1442,6 +1471,9 @@ static void parse_args(int argc, char **argv)
 		case 'c':
 			opt_cpu = parse_uint("--cpu", optarg);
 			break;
+		case 'M':
+			parse_mitigations(optarg);
+			break;
 		case 'g':
 			opt_commit = optarg;
 			break;
@@ -1477,6 +1509,7 @@ int main(int argc, char **argv)
 	double load;
 
 	parse_args(argc, argv);
+	setup_thunks();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	pin_cpu();
 	cpu_model(model, sizeof(model));
@@ -1534,6 +1567,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < (unsigned int)argc; i++)
 		out("%s%s", i ? " " : "", argv[i]);
 	out("`\n");
+#ifdef BENCH_WITH_KERNEL
+	out("- @kernel rows: built with the flags Kbuild used for the module against %s %s",
+	    KFLAGS_FROM, "(tools/bench/kflags.sh); ");
+	out("thunks: indirect branches %s, returns %s (%s)\n", opt_ind, opt_ret,
+	    mitigations_why);
+#endif
 #ifdef KERNEL_ASM_FROM
 	out("- the kernel's assembly: %s\n", KERNEL_ASM_FROM);
 #endif

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One build of paths.c with chacha20_core.c and the assembly: the module's
+ * request path and the kernel's, with one set of compiler flags.
+ * bench_plain has the benchmark's flags; bench_kernel, when the benchmark
+ * is built with it, the flags Kbuild used for the module against a
+ * distribution kernel, and the mitigation thunks of kthunks-x86_64.S.
+ */
+#ifndef BENCH_PATHS_H
+#define BENCH_PATHS_H
+
+#include <linux/types.h>
+
+#include "chacha20_core.h"
+
+/* The kernel's tiers, as its static keys choose them. */
+#define BENCH_TIER_SSSE3	0
+#define BENCH_TIER_AVX2		1
+#define BENCH_TIER_AVX512VL	2
+
+/* The kernel's skcipher enters SIMD once per walk step, a page. */
+#define BENCH_SECTION_BYTES	4096
+
+struct bench_paths {
+	/* this build's chacha_impls[] */
+	const struct chacha_impl *impls;
+	const unsigned int *nimpls;
+	/* the price of a SIMD section, and chacha_scalar_{max,tail}_bytes */
+	void (*set_choices)(unsigned int fpu_cost, unsigned int scalar_max,
+			    unsigned int scalar_tail);
+	void (*crypt_request)(const struct chacha_impl *impl, u32 *state,
+			      u8 *dst, const u8 *src, unsigned int len,
+			      unsigned int nrounds, bool simd_usable);
+	void (*calibrate)(const struct chacha_impl *impl, u64 (*clock)(void),
+			  struct chacha_calibration *c);
+	/* the kernel's skcipher, 6.12's or (@lib) 7.3's chacha20-lib */
+	void (*kernel_walk)(unsigned int tier, bool lib, u32 *state, u8 *dst,
+			    const u8 *src, unsigned int len,
+			    unsigned int nrounds);
+	/* one SIMD section's price, paid */
+	void (*fpu_charge)(void);
+};
+
+extern const struct bench_paths bench_plain;
+#ifdef BENCH_WITH_KERNEL
+extern const struct bench_paths bench_kernel;
+#endif
+
+#endif /* BENCH_PATHS_H */
