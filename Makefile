@@ -58,6 +58,11 @@ modules-debian: deps ## W=1 builds against Debian's 6.1 and 6.12 headers and 7.3
 	for k in 6.1 6.12 6.1-arm64 6.12-arm64 7.3 7.3-arm64; do CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k \
 		>/dev/null || exit 1; done
 
+# The module built against Debian's 6.1 and 6.12 headers, disassembled:
+# no indirect call and no zero-fill the compiler added on the request path.
+disasm-check: deps ## request path of the 6.1/6.12 builds: no retpoline call, no auto-init zero-fill
+	bash tools/disasm-check.sh 6.1 6.12
+
 sparse: deps ## make C=2 (sparse) against 6.1, 6.12 and 7.3, no warnings
 	bash tools/sparse-check.sh
 
@@ -76,7 +81,7 @@ install-check: deps ## make install + uninstall into a scratch root, against Deb
 kunit: deps ## KUnit suites in the 7.3 test kernels built here (x86-64 and arm64)
 	bash tools/kunit/check-all.sh
 
-check: deps test-user test-arm64 checkpatch modules-debian sparse docs dkms install-check kunit ## every test (KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64)
+check: deps test-user test-arm64 checkpatch modules-debian disasm-check sparse docs dkms install-check kunit ## every test (KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64)
 	bash tools/vm/check-all.sh
 
 check-fast: deps test-user ## the user-space harness and one VM boot
@@ -95,5 +100,5 @@ help: ## this list
 		printf "  %-16s %s\n", $$1, d }' $(MAKEFILE_LIST)
 
 .PHONY: all have-headers modules install uninstall clean deps test-user test-arm64 \
-	checkpatch modules-debian sparse docs dkms install-check check \
+	checkpatch modules-debian disasm-check sparse docs dkms install-check check \
 	check-fast demo bench kunit help

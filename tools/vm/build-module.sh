@@ -6,7 +6,9 @@
 # Build chacha20_simd.ko with W=1 against that Debian kernel's headers and
 # print the path of the .ko; fail on any compiler or objtool warning.
 # arm64 kernels: cross-built with ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-.
-# CHACHA_CLEAN=1 rebuilds from scratch, so that every warning shows.  The sources (git ls-files of the tree, or of
+# CHACHA_CLEAN=1 rebuilds from scratch, so that every warning shows.
+# CHACHA_KCFLAGS=... is passed as KCFLAGS (after the kernel's own flags),
+# in a build directory of its own named by CHACHA_BUILD_TAG.  The sources (git ls-files of the tree, or of
 # $CHACHA_SRC) are copied to a per-kernel build directory in the cache so
 # that builds for different kernels never share objects.
 set -euo pipefail
@@ -18,7 +20,8 @@ kmake=(make -C "$HEADERS")
 [ "$KARCH" = amd64 ] ||
 	kmake+=(ARCH="$KARCH" CROSS_COMPILE="${CHACHA_CROSS:-aarch64-linux-gnu-}")
 src=${CHACHA_SRC:-$top_dir}
-bdir=$cache/build-$KVER
+[ -z "${CHACHA_KCFLAGS:-}" ] || kmake+=(KCFLAGS="$CHACHA_KCFLAGS")
+bdir=$cache/build-$KVER${CHACHA_BUILD_TAG:+-$CHACHA_BUILD_TAG}
 mkdir -p "$bdir"
 exec 9>"$bdir.lock"
 flock 9		# one build per kernel at a time
