@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scalar ChaCha, HChaCha and the per-implementation walk over SIMD cores.
+ * Scalar ChaCha, HChaCha, the per-implementation walk over SIMD cores and
+ * the request path that cuts SIMD work into sections.
  *
- * Nothing here touches the FPU or knows about the crypto API: the glue
- * decides when SIMD may run and wraps chacha_crypt_impl() in an FPU
- * section.  The user-space harness builds this file unchanged.
+ * Nothing here knows about the crypto API or enters the FPU itself: the
+ * glue says whether SIMD is usable and supplies chacha_simd_begin() and
+ * chacha_simd_end().  The user-space harness builds this file unchanged.
  */
 
 #include <linux/kernel.h>
