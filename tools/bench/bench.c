@@ -320,6 +320,21 @@ static const struct bench_paths *const all_paths[] = {
 
 static const char *const path_suffix[] = { "", "@kernel" };
 
+/* A kernel-* row (6.12's skcipher) or, with @v7, kernel7-* (7.3's). */
+static void add_kernel_row(const struct kernel_impl *k, unsigned int tier,
+			   const struct bench_paths *paths, const char *sfx,
+			   bool v7)
+{
+	struct subject *s = add_subject(KERNEL, "%s%s%s", v7 ? "kernel7-" :
+					"kernel-", k->name + 7, sfx);
+
+	s->kimpl = k;
+	s->tier = tier;
+	s->paths = paths;
+	s->suffix = sfx;
+	s->call = v7 ? call_kernel7 : call_kernel;
+}
+
 static void build_subjects(void)
 {
 	const char *missing = "?";
@@ -356,18 +371,8 @@ static void build_subjects(void)
 					       k->name, missing);
 				continue;
 			}
-			s = add_subject(KERNEL, "%s%s", k->name, sfx);
-			s->kimpl = k;
-			s->tier = i;
-			s->paths = paths;
-			s->suffix = sfx;
-			s->call = call_kernel;
-			s = add_subject(KERNEL, "kernel7-%s%s", k->name + 7, sfx);
-			s->kimpl = k;
-			s->tier = i;
-			s->paths = paths;
-			s->suffix = sfx;
-			s->call = call_kernel7;
+			add_kernel_row(k, i, paths, sfx, false);
+			add_kernel_row(k, i, paths, sfx, true);
 		}
 	}
 	if (opt_rounds == 20) {
