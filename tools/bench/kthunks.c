@@ -12,28 +12,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <linux/kernel.h>
+
 #include "kthunks.h"
 
 #define VULN	"/sys/devices/system/cpu/vulnerabilities/"
 #define HALF	32
-
-extern const unsigned char bench_thunks_start[], bench_thunks_end[];
-extern const unsigned char __x86_return_thunk[];
-extern const unsigned char bench_ret_plain[], bench_ret_plain_end[];
-extern const unsigned char bench_ret_srso[], bench_ret_srso_end[];
-
-#define REG(r)								\
-	extern const unsigned char __x86_indirect_thunk_##r[];		\
-	extern const unsigned char bench_ind_plain_##r[],		\
-				   bench_ind_plain_##r##_end[],		\
-				   bench_ind_lfence_##r[],		\
-				   bench_ind_lfence_##r##_end[],	\
-				   bench_ind_retpoline_##r[],		\
-				   bench_ind_retpoline_##r##_end[]
-REG(rax); REG(rbx); REG(rcx); REG(rdx); REG(rsi); REG(rdi); REG(rbp);
-REG(r8); REG(r9); REG(r10); REG(r11); REG(r12); REG(r13); REG(r14);
-REG(r15);
-#undef REG
 
 struct ind_thunk {
 	const unsigned char *slot;
@@ -154,7 +138,7 @@ int bench_thunks_set(const char *ind, const char *ret)
 		perror("bench: mprotect");
 		exit(1);
 	}
-	for (k = 0; k < sizeof(ind_thunks) / sizeof(ind_thunks[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(ind_thunks); k++)
 		put(ind_thunks[k].slot, ind_thunks[k].code[i][0],
 		    ind_thunks[k].code[i][1]);
 	if (r == 3)
