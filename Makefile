@@ -63,6 +63,11 @@ modules-debian: deps ## W=1 builds against Debian's 6.1 and 6.12 headers and 7.3
 disasm-check: deps ## request path of the 6.1/6.12 builds: no retpoline call, no auto-init zero-fill
 	bash tools/disasm-check.sh 6.1 6.12
 
+# The production build against a kernel with CONFIG_KUNIT (7.3 here)
+# carries no test interface: nm shows it.
+symbols-check: deps ## production build vs a CONFIG_KUNIT kernel (7.3): nothing exported, chacha_impl __ro_after_init
+	bash tools/symbols-check.sh 7.3 7.3-arm64
+
 sparse: deps ## make C=2 (sparse) against 6.1, 6.12 and 7.3, no warnings
 	bash tools/sparse-check.sh
 
@@ -81,7 +86,7 @@ install-check: deps ## make install + uninstall into a scratch root, against Deb
 kunit: deps ## KUnit suites in the 7.3 test kernels built here (x86-64 and arm64)
 	bash tools/kunit/check-all.sh
 
-check: deps test-user test-arm64 checkpatch modules-debian disasm-check sparse docs dkms install-check kunit ## every test (KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64)
+check: deps test-user test-arm64 checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check kunit ## every test (KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64)
 	bash tools/vm/check-all.sh
 
 check-fast: deps test-user ## the user-space harness and one VM boot
@@ -100,5 +105,5 @@ help: ## this list
 		printf "  %-16s %s\n", $$1, d }' $(MAKEFILE_LIST)
 
 .PHONY: all have-headers modules install uninstall clean deps test-user test-arm64 \
-	checkpatch modules-debian disasm-check sparse docs dkms install-check check \
+	checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check check \
 	check-fast demo bench kunit help

@@ -306,7 +306,7 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
 .Ldiagonals8:
 	QUARTERROUND_x4	X0, X5, X10, X15,  X2, X7, X8, X13,  X3, X4, X9, X14,  X1, X6, X12
 	sub		$2, ROUNDS
-	jnz		.Ldoubleround8
+	ja		.Ldoubleround8
 
 	/* Words 0-7: bytes 0-31 of each block.  Free: T. */
 	ADD_STATE	0, X0, T
@@ -436,7 +436,7 @@ SYM_TYPED_FUNC_START(chacha20_4block_xor_avx2)
 .Ldoubleround4:
 	DOUBLEROUND4
 	sub		$2, ROUNDS
-	jnz		.Ldoubleround4
+	ja		.Ldoubleround4
 
 	ADD_ROWS	0, A0, B0, T0
 	ADD_ROWS	1, A1, B1, T1
@@ -479,7 +479,7 @@ SYM_TYPED_FUNC_START(chacha20_2block_xor_avx2)
 	QUARTERROUND	A0, A1, A2, A3
 	UNDIAGONALIZE	A0, A2, A3
 	sub		$2, ROUNDS
-	jnz		.Ldoubleround2
+	ja		.Ldoubleround2
 
 	vpaddd		B0, A0, A0
 	vpaddd		B1, A1, A1

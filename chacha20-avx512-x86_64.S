@@ -355,7 +355,7 @@ SYM_TYPED_FUNC_START(chacha20_16block_xor_part_avx512)
 	QUARTERROUNDS	COLUMNS(Z)
 	QUARTERROUNDS	DIAGONALS(Z)
 	sub		$2, ROUNDS
-	jnz		.Lrounds16z
+	ja		.Lrounds16z
 
 	ADD_STATE	1to16, 0, WORDS(Z)
 	TRANSPOSE4	Z0, Z1, Z2, Z3, %zmm16
@@ -396,7 +396,7 @@ SYM_TYPED_FUNC_START(chacha20_24block_xor_part_avx512)
 	QUARTERROUNDS	COLUMNS(Z), COLUMNS(B)
 	QUARTERROUNDS	DIAGONALS(Z), DIAGONALS(B)
 	sub		$2, ROUNDS
-	jnz		.Lrounds24
+	ja		.Lrounds24
 
 	vmovdqa64	Z14, (%rsp)
 	vmovdqa64	Z15, 64(%rsp)
@@ -449,7 +449,7 @@ SYM_TYPED_FUNC_START(chacha20_16block_xor_part_avx512vl)
 	QUARTERROUNDS	COLUMNS(A), COLUMNS(B)
 	QUARTERROUNDS	DIAGONALS(A), DIAGONALS(B)
 	sub		$2, ROUNDS
-	jnz		.Lrounds16y
+	ja		.Lrounds16y
 
 	vmovdqa64	B14, (%rsp)
 	vmovdqa64	B15, 32(%rsp)
@@ -574,7 +574,7 @@ SYM_FUNC_END(chacha20_16block_xor_part_avx512vl)
 	QUARTERROUNDS	\q
 	UNDIAGONALIZE_ROWS \q
 	sub		$2, ROUNDS
-	jnz		.Lrounds_rows\@
+	ja		.Lrounds_rows\@
 	FINISH_ROW_GROUPS 0, \q
 .endm
 
@@ -603,7 +603,7 @@ SYM_TYPED_FUNC_START(chacha20_12block_xor_part_avx512vl)
 	QUARTERROUNDS	DIAGONALS(A), R0, R1, R2, R3, R4, R5, R6, R7
 	UNDIAGONALIZE_ROWS R0, R1, R2, R3, R4, R5, R6, R7
 	sub		$2, ROUNDS
-	jnz		.Lrounds12y
+	ja		.Lrounds12y
 
 	FINISH_ROW_GROUPS 8, R0, R1, R2, R3, R4, R5, R6, R7
 	FINISH8		0, %ymm24, %ymm25, WORDS(A)
@@ -630,7 +630,7 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx512vl)
 	QUARTERROUNDS	COLUMNS(A)
 	QUARTERROUNDS	DIAGONALS(A)
 	sub		$2, ROUNDS
-	jnz		.Lrounds8y
+	ja		.Lrounds8y
 
 	FINISH8		0, B0, B1, WORDS(A)
 	vzeroupper

@@ -6,7 +6,8 @@
  *	x0 = state (16 words, RFC 8439 layout; only read)
  *	x1 = dst, x2 = src (any alignment, may be equal)
  *	w3 = nrounds: 12 or 20 (any multiple of 4; the 4-block core takes
- *	     any even number)
+ *	     any even number; any other count still ends, with output that
+ *	     means nothing, rather than loop for 2^32 double rounds)
  *
  * Block i uses the counter state[12] + i, wrapping modulo 2^32 with no
  * carry into state[13].
@@ -350,7 +351,7 @@ SYM_TYPED_FUNC_START(chacha20_4block_xor_neon)
 .Lround4:
 	vdouble
 	subs		w9, w9, #1
-	b.ne		.Lround4
+	b.hi		.Lround4
 	vstore_blocks
 	ret
 SYM_FUNC_END(chacha20_4block_xor_neon)
@@ -376,7 +377,8 @@ SYM_TYPED_FUNC_START(chacha20_6block_xor_neon)
 	sub		w3, w3, #1
 	cmp		w3, w22
 	b.eq		.Lnext6
-	cbnz		w3, .Lround6
+	cmp		w3, #0
+	b.gt		.Lround6
 
 	sstore_block	320, 5
 	vstore_blocks

@@ -8,6 +8,7 @@
  * chacha_simd_end().  The user-space harness builds this file unchanged.
  */
 
+#include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/bitops.h>
@@ -162,6 +163,7 @@ static void chacha_permute(u32 *x, unsigned int nrounds)
 	}
 }
 
+#ifndef __KERNEL__
 /* One 64-byte key stream block for state[12] as it stands. */
 void chacha_block_scalar(const u32 *state, u8 *out, unsigned int nrounds)
 {
@@ -177,6 +179,7 @@ void chacha_block_scalar(const u32 *state, u8 *out, unsigned int nrounds)
 	}
 	memzero_explicit(x, sizeof(x));
 }
+#endif
 
 /* HChaCha: the permuted words 0-3 and 12-15, without the feed-forward. */
 void hchacha_block_scalar(const u32 *state, u32 *out, unsigned int nrounds)
@@ -443,9 +446,9 @@ void chacha_crypt_request(const struct chacha_impl *impl, u32 *state, u8 *dst,
 }
 
 /* The fastest of CHACHA_CALIB_TRIALS runs, in @clock's units. */
-static u64 chacha_time(const struct chacha_impl *impl, bool section,
-		       u64 (*clock)(void), u32 *state, u8 *buf,
-		       unsigned int len)
+static u64 __init chacha_time(const struct chacha_impl *impl, bool section,
+			      u64 (*clock)(void), u32 *state, u8 *buf,
+			      unsigned int len)
 {
 	u64 best = ~0ULL;
 	unsigned int i;
@@ -466,8 +469,8 @@ static u64 chacha_time(const struct chacha_impl *impl, bool section,
 	return best;
 }
 
-void chacha_calibrate(const struct chacha_impl *impl, u64 (*clock)(void),
-		      struct chacha_calibration *c)
+void __init chacha_calibrate(const struct chacha_impl *impl,
+			     u64 (*clock)(void), struct chacha_calibration *c)
 {
 	u8 buf[CHACHA_CALIB_MAX_BYTES];
 	u32 state[CHACHA_STATE_WORDS];

@@ -9,6 +9,7 @@
 #define CHACHA20_CORE_H
 
 #include <linux/bits.h>
+#include <linux/init.h>
 #include <linux/types.h>
 #include <linux/linkage.h>
 
@@ -176,7 +177,10 @@ extern const struct chacha_impl chacha_impls[];
 extern const unsigned int chacha_nimpls;
 
 void chacha_init_state(u32 *state, const u32 *key, const u8 *iv);
+#ifndef __KERNEL__
+/* One key stream block: the user-space tests' only (the module has none). */
 void chacha_block_scalar(const u32 *state, u8 *out, unsigned int nrounds);
+#endif
 void hchacha_block_scalar(const u32 *state, u32 *out, unsigned int nrounds);
 
 /*
@@ -194,11 +198,11 @@ void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 #define CHACHA_SIMD_CHUNK	4096
 
 /*
- * The per-CPU choices between scalar C and SIMD, set by chacha_calibrate()
- * (the glue runs it at module load): requests of at most
- * chacha_scalar_max_bytes run in scalar C with no SIMD section, and inside
- * a section a last block of at most chacha_scalar_tail_bytes (0 or 64)
- * runs in scalar C rather than in a core.  Scalar C costs 3.3 cycles per
+ * The choices between scalar C and SIMD, set by chacha_calibrate() (the
+ * glue runs it once at module load, on one CPU, for all CPUs): requests
+ * of at most chacha_scalar_max_bytes run in scalar C with no SIMD section,
+ * and inside a section a last block of at most chacha_scalar_tail_bytes
+ * (0 or 64) runs in scalar C rather than in a core.  Scalar C costs 3.3 cycles per
  * byte on a Zen 4 and 6.8 on a Zen 3, so no fixed threshold fits both.
  */
 extern unsigned int chacha_scalar_max_bytes;
@@ -223,8 +227,8 @@ struct chacha_calibration {
  * run paying chacha_simd_begin() and chacha_simd_end(), up to the first
  * length at which scalar C no longer wins.
  */
-void chacha_calibrate(const struct chacha_impl *impl, u64 (*clock)(void),
-		      struct chacha_calibration *c);
+void __init chacha_calibrate(const struct chacha_impl *impl,
+			     u64 (*clock)(void), struct chacha_calibration *c);
 
 /*
  * What the caller of chacha_simd_begin() keeps on its stack until

@@ -47,10 +47,10 @@ MODULE_PARM_DESC(priority,
 static char *impl;
 module_param(impl, charp, 0444);
 MODULE_PARM_DESC(impl,
-		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; not by default on Skylake-X/Cascade Lake) on x86-64; scalar, neon on arm64 (default: best available)");
+		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; not by default where the kernel prefers ymm: Skylake-X, Ice Lake, Tiger Lake) on x86-64; scalar, neon on arm64 (default: best available)");
 
-#if IS_ENABLED(CONFIG_KUNIT)
-/* kunit/ switches it between requests: see the end of this file. */
+#ifdef CHACHA_TEST_HOOKS
+/* kunit/ switches it between requests (CHACHA_TEST_HOOKS: see Kbuild). */
 static const struct chacha_impl *chacha_impl;
 static DEFINE_PER_CPU(unsigned long, chacha_simd_sections);
 #else
@@ -69,23 +69,43 @@ struct chacha_tfm_ctx {
  * blocks as two 8-block groups).  impl= forces either wherever AVX-512
  * exists.
  *
- * Intel family 6 model 0x55 (Skylake-SP/X, Cascade Lake, Cooper Lake)
- * lowers the clock of the whole core while 512-bit instructions run and
- * for a while after, so a few kilobytes of ChaCha in zmm would slow down
- * everything else on that core: ymm there, as the kernel's own
- * chacha-avx512vl and poly1305 code and WireGuard's old out-of-tree module
- * decide for exactly this model.  Everywhere else zmm: later Intel cores
- * (Ice Lake, Sapphire Rapids and on) run it at full or nearly full clock
- * on two 512-bit ports (llvm-mca: half the cycles per block of ymm).  On
- * AMD Zen 4, which splits each zmm operation into two 256-bit halves,
- * "avx512" measured within 2% of "avx512vl" from 4 KiB up, 12% faster at
- * 1420 bytes (its 24-block core), 3% slower at 1024 and 8% slower at 2048
- * (24 + 8 blocks against 16 + 16).
+ * The kernel's own: from 6.13 on it sets X86_FEATURE_PREFER_YMM on the
+ * Intel cores of its zmm_exclusion_list (arch/x86/kernel/cpu/intel.c),
+ * which lower their clock while 512-bit instructions run and for a while
+ * after, so that a few kilobytes of ChaCha in zmm would slow down
+ * everything else on that core; its AES-XTS and AES-GCM code stays on ymm
+ * there.  Before 6.13 the same list, here: Skylake-X/SP (with Cascade and
+ * Cooper Lake), the Ice Lakes (server X and D, client, NNPI) and Tiger
+ * Lake.  Everywhere else zmm: Rocket Lake, Sapphire Rapids and later
+ * Intel cores, and AMD Zen 4 and 5 (Zen 4 splits each zmm operation in
+ * two; "avx512" measured within 2% of "avx512vl" there from 4 KiB up, 12%
+ * faster at 1420 bytes, 3% slower at 1024).
  */
+#ifndef X86_FEATURE_PREFER_YMM
+static const u8 chacha_zmm_excluded[] = {
+	0x55,		/* Skylake-X/SP, Cascade Lake, Cooper Lake */
+	0x6a, 0x6c,	/* Ice Lake-SP (X), Ice Lake-D */
+	0x7d, 0x7e,	/* Ice Lake client */
+	0x9d,		/* Ice Lake NNPI */
+	0x8c, 0x8d,	/* Tiger Lake */
+};
+#endif
+
 static bool chacha_prefer_zmm(void)
 {
-	return !(boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
-		 boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == 0x55);
+#ifdef X86_FEATURE_PREFER_YMM
+	return !boot_cpu_has(X86_FEATURE_PREFER_YMM);
+#else
+	unsigned int i;
+
+	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
+	    boot_cpu_data.x86 != 6)
+		return true;
+	for (i = 0; i < ARRAY_SIZE(chacha_zmm_excluded); i++)
+		if (boot_cpu_data.x86_model == chacha_zmm_excluded[i])
+			return false;
+	return true;
+#endif
 }
 #endif
 
@@ -130,7 +150,7 @@ void chacha_simd_begin(struct chacha_simd_save *save)
 #elif defined(CONFIG_ARM64)
 	kernel_neon_begin();
 #endif
-#if IS_ENABLED(CONFIG_KUNIT)
+#ifdef CHACHA_TEST_HOOKS
 	this_cpu_inc(chacha_simd_sections);
 #endif
 }
@@ -150,7 +170,7 @@ void chacha_simd_end(struct chacha_simd_save *save)
 static int chacha_stream_xor(struct skcipher_request *req, const u32 *key,
 			     const u8 *iv, unsigned int nrounds)
 {
-	const struct chacha_impl *impl = READ_ONCE(chacha_impl);
+	const struct chacha_impl *ci = READ_ONCE(chacha_impl);
 	struct skcipher_walk walk;
 	u32 state[CHACHA_STATE_WORDS] __uninitialized;	/* chacha_init_state() */
 	int err;
@@ -165,7 +185,7 @@ static int chacha_stream_xor(struct skcipher_request *req, const u32 *key,
 		if (n < walk.total)
 			n = round_down(n, CHACHA_BLOCK_BYTES);
 
-		chacha_crypt_request(impl, state, walk.dst.virt.addr,
+		chacha_crypt_request(ci, state, walk.dst.virt.addr,
 				     walk.src.virt.addr, n, nrounds,
 				     crypto_simd_usable());
 		err = skcipher_walk_done(&walk, walk.nbytes - n);
@@ -290,7 +310,14 @@ static const struct chacha_impl *chacha_choose_impl(void)
 	return best;
 }
 
-static u64 chacha_clock(void)
+/* get_cycles(): the TSC on x86, the generic timer's counter on arm64. */
+#ifdef CONFIG_X86
+#define CHACHA_CLOCK_UNIT	"TSC cycles"
+#else
+#define CHACHA_CLOCK_UNIT	"timer ticks"
+#endif
+
+static u64 __init chacha_clock(void)
 {
 	return get_cycles();
 }
@@ -310,13 +337,17 @@ static int __init chacha_simd_mod_init(void)
 
 	/*
 	 * Scalar C or SIMD for small requests and last blocks, measured on
-	 * this CPU.  The SIMD section is priced as this context pays it
-	 * after the first one: like a kernel thread, with no user registers
-	 * left to save (the fastest of several runs).
+	 * the CPU that loads the module (one choice for all CPUs), which it
+	 * may not leave while it measures.  The SIMD section is priced as
+	 * this context pays it after the first one: like a kernel thread,
+	 * with no user registers left to save (the fastest of several runs).
 	 */
+	migrate_disable();
 	chacha_calibrate(p, chacha_clock, &cal);
-	pr_info("scalar C up to %u bytes, last block in %s (cycles: scalar block %llu, %s block %llu, in a section of its own %llu)\n",
+	migrate_enable();
+	pr_info("scalar C up to %u bytes, last block in %s (%s: scalar block %llu, %s block %llu, in a section of its own %llu)\n",
 		cal.scalar_max_bytes, cal.scalar_tail_bytes ? "scalar C" : p->name,
+		CHACHA_CLOCK_UNIT,
 		cal.scalar_block, p->name, cal.simd_block,
 		cal.simd_request_block);
 
@@ -336,7 +367,7 @@ static void __exit chacha_simd_mod_exit(void)
 	crypto_unregister_skciphers(chacha_algs, ARRAY_SIZE(chacha_algs));
 }
 
-#if IS_ENABLED(CONFIG_KUNIT)
+#ifdef CHACHA_TEST_HOOKS
 /* The test-only interface of kunit/chacha20_simd_test.h. */
 const struct chacha_impl *chacha_test_impl(unsigned int i)
 {
@@ -353,6 +384,10 @@ EXPORT_SYMBOL_NS_GPL(chacha_test_impl, CHACHA_TEST_NS);
 
 const struct chacha_impl *chacha_test_set_impl(const struct chacha_impl *p)
 {
+	/* Only an entry of the table that this CPU can run. */
+	if (p < chacha_impls || p >= chacha_impls + chacha_nimpls ||
+	    (p->needs & chacha_cpu_features()) != p->needs)
+		return ERR_PTR(-EINVAL);
 	return xchg(&chacha_impl, p);
 }
 EXPORT_SYMBOL_NS_GPL(chacha_test_set_impl, CHACHA_TEST_NS);

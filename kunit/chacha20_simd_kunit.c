@@ -101,6 +101,8 @@ static int ct_init(struct kunit *test)
 	test->priv = ctx;
 	/* The one in effect: chosen at load time, named by the drivers. */
 	ctx->prev = chacha_test_set_impl(chacha_test_impl(0));
+	if (IS_ERR(ctx->prev))
+		return PTR_ERR(ctx->prev);
 	ctx->loaded = ctx->prev->name;
 	if (!p)
 		p = ctx->prev;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The test-only interface chacha20_simd exports to its KUnit module
- * (kunit/chacha20_simd_kunit.c) when the kernel has CONFIG_KUNIT, in the
- * symbol namespace CHACHA20_SIMD_TEST.  Nothing else should use it.
+ * (kunit/chacha20_simd_kunit.c) in a build made for the KUnit runs (make
+ * CHACHA_TEST_HOOKS=1, see Kbuild), in the symbol namespace
+ * CHACHA20_SIMD_TEST.  Nothing else should use it; a normal build has none
+ * of it.
  */
 #ifndef CHACHA20_SIMD_TEST_H
 #define CHACHA20_SIMD_TEST_H
@@ -30,7 +32,9 @@ const struct chacha_impl *chacha_test_impl(unsigned int i);
 
 /*
  * Make the registered drivers run @impl (one chacha_test_impl() returned)
- * from the next request on; returns the one they ran until now.  Their
+ * from the next request on; returns the one they ran until now, or
+ * ERR_PTR(-EINVAL), changing nothing, for a pointer that is not an entry
+ * of the table this CPU can run.  Their
  * driver names keep the implementation chosen at load time.
  */
 const struct chacha_impl *chacha_test_set_impl(const struct chacha_impl *impl);

@@ -888,10 +888,15 @@ static const struct subject *kernel_tier(const struct subject *m)
 }
 
 /*
- * Whether the glue's zmm policy (chacha_prefer_zmm()) allows an
- * implementation that prefers zmm: everywhere but Intel family 6 model
- * 0x55 (Skylake-X, Cascade Lake, Cooper Lake).
+ * Whether the glue's zmm policy (chacha_prefer_zmm(), the kernel's
+ * zmm_exclusion_list) allows an implementation that prefers zmm:
+ * everywhere but these Intel family 6 models (Skylake-X/SP, Ice Lake,
+ * Tiger Lake).
  */
+static const unsigned int zmm_excluded[] = {
+	0x55, 0x6a, 0x6c, 0x7d, 0x7e, 0x9d, 0x8c, 0x8d,
+};
+
 static bool prefer_ok(const struct chacha_impl *impl)
 {
 	unsigned int a, b, c, d, family, model;
@@ -903,7 +908,12 @@ static bool prefer_ok(const struct chacha_impl *impl)
 	__get_cpuid(1, &a, &b, &c, &d);
 	family = (a >> 8) & 0xf;
 	model = ((a >> 4) & 0xf) | ((a >> 12) & 0xf0);
-	return !(family == 6 && model == 0x55);
+	if (family != 6)
+		return true;
+	for (a = 0; a < ARRAY_SIZE(zmm_excluded); a++)
+		if (model == zmm_excluded[a])
+			return false;
+	return true;
 }
 
 /*

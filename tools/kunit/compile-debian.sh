@@ -3,8 +3,9 @@
 #
 # compile-debian.sh 6.1|6.12
 #
-# Debian's kernels have no CONFIG_KUNIT, so build-module.sh never compiles
-# kunit/ nor the glue's test-only interface against them.  Compile both
+# Debian's kernels have no CONFIG_KUNIT, and build-module.sh never makes
+# the test build (CHACHA_TEST_HOOKS=1), so it never compiles kunit/ nor
+# the glue's test-only interface against them.  Compile both
 # (objects only, W=1) against that kernel's headers with KUnit, failslab
 # and the crypto manager's extra tests switched on for these files, so
 # that API differences between 6.1 and 6.12 show; fail on any warning.
@@ -25,7 +26,7 @@ mkdir -p "$bdir"
 	done
 flags="-DCONFIG_KUNIT_MODULE=1 -DCONFIG_FAULT_INJECTION=1 -DCONFIG_FAILSLAB=1"
 flags+=" -DCONFIG_CRYPTO_MANAGER_EXTRA_TESTS=1"
-make -C "$HEADERS" M="$bdir" W=1 KCFLAGS="$flags" CONFIG_KUNIT=m \
+make -C "$HEADERS" M="$bdir" W=1 KCFLAGS="$flags" CONFIG_KUNIT=m CHACHA_TEST_HOOKS=1 \
 	chacha20_glue.o kunit/chacha20_simd_kunit.o >"$bdir/build.log" 2>&1 || {
 	cat "$bdir/build.log" >&2
 	die "kunit/ does not compile against $KVER"

@@ -82,7 +82,7 @@ fi | grep -Ev '\.(o|ko|mod|mod\.c|cmd|a|order|symvers)$' |
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 export CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime
 if ! make -C "$KBUILD" M="$bdir" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" \
-	CC="$KCC" W=1 -j2 modules >>"$out/build.log" 2>&1; then
+	CC="$KCC" W=1 CHACHA_TEST_HOOKS=1 -j2 modules >>"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
 	die "module build failed (log: $out/build.log)"
 fi
