@@ -3,9 +3,10 @@
  * Scalar ChaCha, HChaCha, the per-implementation walk over SIMD cores and
  * the request path that cuts SIMD work into sections.
  *
- * Nothing here knows about the crypto API or enters the FPU itself: the
- * glue says whether SIMD is usable and supplies chacha_simd_begin() and
- * chacha_simd_end().  The user-space harness builds this file unchanged.
+ * Nothing here knows about the crypto API: the glue says whether SIMD is
+ * usable.  The SIMD sections are chacha_simd_begin() and chacha_simd_end()
+ * of chacha20_core.h, the kernel's or the user-space tests'.  The
+ * user-space harness and the benchmark build this file unchanged.
  */
 
 #include <linux/init.h>
@@ -434,11 +435,16 @@ void chacha_crypt_request(const struct chacha_impl *impl, u32 *state, u8 *dst,
 
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, CHACHA_SIMD_CHUNK);
-		struct chacha_simd_save save __uninitialized;
+		struct chacha_simd_save buf __uninitialized;
+		/*
+		 * Where there is nothing to save (all but arm64 6.19+), no
+		 * pointer to the stack: no stack protector canary either.
+		 */
+		struct chacha_simd_save *save = sizeof(buf) ? &buf : NULL;
 
-		chacha_simd_begin(&save);
+		chacha_simd_begin(save);
 		chacha_crypt_any(impl, state, dst, src, n, nrounds);
-		chacha_simd_end(&save);
+		chacha_simd_end(save);
 		dst += n;
 		src += n;
 		len -= n;

@@ -243,13 +243,55 @@ struct chacha_simd_save {
 };
 
 /*
- * The environment's SIMD section: kernel_fpu_begin()/end() (or
- * kernel_neon_begin()/end()) in the module, a no-op in the harness, a
- * charged cost in the benchmark.  Each user of chacha_crypt_request()
- * defines both; @save is the same for both calls of one section.
+ * The environment's SIMD section; @save is the same for both calls of
+ * one section.  In the kernel, kernel_fpu_begin()/end() (arm64:
+ * kernel_neon_begin()/end()), inline, so that a section costs the module
+ * no more calls than the in-tree drivers pay.  In user space the harness
+ * defines them as no-ops and the benchmark as a charged price.
  */
+#ifdef __KERNEL__
+#ifdef CONFIG_X86
+#include <asm/fpu/api.h>
+#endif
+#ifdef CONFIG_ARM64
+#include <asm/neon.h>
+#endif
+#ifdef CHACHA_TEST_HOOKS
+#include <linux/percpu.h>
+/* SIMD sections entered, for kunit/ (chacha20_glue.c). */
+DECLARE_PER_CPU(unsigned long, chacha_simd_sections);
+#endif
+
+static __always_inline void chacha_simd_begin(struct chacha_simd_save *save)
+{
+#ifdef CONFIG_X86
+	kernel_fpu_begin();
+#endif
+#ifdef COMPAT_KERNEL_NEON_BUFFER
+	kernel_neon_begin(&save->fpsimd);
+#elif defined(CONFIG_ARM64)
+	kernel_neon_begin();
+#endif
+#ifdef CHACHA_TEST_HOOKS
+	this_cpu_inc(chacha_simd_sections);
+#endif
+}
+
+static __always_inline void chacha_simd_end(struct chacha_simd_save *save)
+{
+#ifdef CONFIG_X86
+	kernel_fpu_end();
+#endif
+#ifdef COMPAT_KERNEL_NEON_BUFFER
+	kernel_neon_end(&save->fpsimd);
+#elif defined(CONFIG_ARM64)
+	kernel_neon_end();
+#endif
+}
+#else
 void chacha_simd_begin(struct chacha_simd_save *save);
 void chacha_simd_end(struct chacha_simd_save *save);
+#endif
 
 /*
  * The module's request path: XOR @len bytes at the position given by

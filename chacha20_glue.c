@@ -52,7 +52,7 @@ MODULE_PARM_DESC(impl,
 #ifdef CHACHA_TEST_HOOKS
 /* kunit/ switches it between requests (CHACHA_TEST_HOOKS: see Kbuild). */
 static const struct chacha_impl *chacha_impl;
-static DEFINE_PER_CPU(unsigned long, chacha_simd_sections);
+DEFINE_PER_CPU(unsigned long, chacha_simd_sections);
 #else
 static const struct chacha_impl *chacha_impl __ro_after_init;
 #endif
@@ -137,34 +137,6 @@ static unsigned int chacha_cpu_features(void)
 		f |= CHACHA_CPU_NEON;
 #endif
 	return f;
-}
-
-/* The SIMD section of chacha_crypt_request() (chacha20_core.c). */
-void chacha_simd_begin(struct chacha_simd_save *save)
-{
-#ifdef CONFIG_X86
-	kernel_fpu_begin();
-#endif
-#ifdef COMPAT_KERNEL_NEON_BUFFER
-	kernel_neon_begin(&save->fpsimd);
-#elif defined(CONFIG_ARM64)
-	kernel_neon_begin();
-#endif
-#ifdef CHACHA_TEST_HOOKS
-	this_cpu_inc(chacha_simd_sections);
-#endif
-}
-
-void chacha_simd_end(struct chacha_simd_save *save)
-{
-#ifdef CONFIG_X86
-	kernel_fpu_end();
-#endif
-#ifdef COMPAT_KERNEL_NEON_BUFFER
-	kernel_neon_end(&save->fpsimd);
-#elif defined(CONFIG_ARM64)
-	kernel_neon_end();
-#endif
 }
 
 static int chacha_stream_xor(struct skcipher_request *req, const u32 *key,
