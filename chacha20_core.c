@@ -288,6 +288,24 @@ static __always_inline void chacha_core_tail(const struct chacha_impl *impl,
 }
 
 /*
+ * Core @k of @impl on the last @len bytes if it is the narrowest that
+ * covers them (the next one is narrower than @len, or there is none).
+ */
+static __always_inline bool chacha_tail_at(const struct chacha_impl *impl,
+					   unsigned int k, u32 *state,
+					   u8 *dst, const u8 *src,
+					   unsigned int len,
+					   unsigned int nrounds)
+{
+	const struct chacha_core *next = &impl->cores[k + 1];
+
+	if (next->blocks && next->blocks * CHACHA_BLOCK_BYTES >= len)
+		return false;
+	chacha_core_tail(impl, &impl->cores[k], state, dst, src, len, nrounds);
+	return true;
+}
+
+/*
  * chacha_crypt_impl() for one implementation.  Inlined with @impl an
  * entry of the constant chacha_impls[], every core->fn and core->part
  * below is a constant, and the compiler calls each core directly: no
@@ -300,7 +318,6 @@ static __always_inline void chacha_crypt_cores(const struct chacha_impl *impl,
 {
 	const struct chacha_core *cores = impl->cores;
 	unsigned int stride = cores[0].blocks * CHACHA_BLOCK_BYTES;
-	unsigned int i;
 
 	if (!cores[0].blocks) {
 		chacha_crypt_scalar(state, dst, src, len, nrounds);
@@ -318,96 +335,66 @@ static __always_inline void chacha_crypt_cores(const struct chacha_impl *impl,
 			chacha_crypt_scalar(state, dst, src, len, nrounds);
 		return;
 	}
-	/* The narrowest core that covers the tail, once. */
-	for (i = 1; cores[i].blocks; i++)
-		if (cores[i].blocks * CHACHA_BLOCK_BYTES < len)
-			break;
 	/*
-	 * A switch with a constant index per case, so that each case calls
-	 * its core directly (a loop would be merged into one indirect call).
+	 * The narrowest core that covers the tail, once: a chain of tests
+	 * with a constant index each, so that each calls its core directly
+	 * (a loop would be merged into one indirect call).
 	 */
-	BUILD_BUG_ON(CHACHA_MAX_CORES != 8);	/* seven cases, and the end */
-	switch (i - 1) {
-	case 0:
-		chacha_core_tail(impl, &cores[0], state, dst, src, len, nrounds);
+	BUILD_BUG_ON(CHACHA_MAX_CORES != 8);	/* seven tests, and the end */
+	if (chacha_tail_at(impl, 0, state, dst, src, len, nrounds) ||
+	    chacha_tail_at(impl, 1, state, dst, src, len, nrounds) ||
+	    chacha_tail_at(impl, 2, state, dst, src, len, nrounds) ||
+	    chacha_tail_at(impl, 3, state, dst, src, len, nrounds) ||
+	    chacha_tail_at(impl, 4, state, dst, src, len, nrounds) ||
+	    chacha_tail_at(impl, 5, state, dst, src, len, nrounds))
 		return;
-	case 1:
-		chacha_core_tail(impl, &cores[1], state, dst, src, len, nrounds);
-		return;
-	case 2:
-		chacha_core_tail(impl, &cores[2], state, dst, src, len, nrounds);
-		return;
-	case 3:
-		chacha_core_tail(impl, &cores[3], state, dst, src, len, nrounds);
-		return;
-	case 4:
-		chacha_core_tail(impl, &cores[4], state, dst, src, len, nrounds);
-		return;
-	case 5:
-		chacha_core_tail(impl, &cores[5], state, dst, src, len, nrounds);
-		return;
-	case 6:
-		chacha_core_tail(impl, &cores[6], state, dst, src, len, nrounds);
-		return;
-	}
+	chacha_tail_at(impl, 6, state, dst, src, len, nrounds);
 }
 
 /*
  * One inlined copy of chacha_crypt_cores() per entry of chacha_impls[],
- * chosen by its index: a few predicted branches, no indirect call.  (A
- * switch, because a compiler may fold a loop of "impl == &chacha_impls[i]"
- * tests back into one copy that calls through @impl.)  A table that is not
+ * chosen by comparing pointers: a few predicted branches, no indirect
+ * call.  (Written out: a compiler may fold a loop of such tests back into
+ * one copy that calls through @impl.)  A table that is not
  * chacha_impls[], the harness's copy with a broken core, runs the same
  * code through its pointers, in the harness's build only.
  */
 #define CHACHA_MAX_IMPLS	8
 #define CHACHA_NIMPLS		ARRAY_SIZE(chacha_impls)
 
-/* chacha_impls[@k], if there is one (no out-of-bounds index either way). */
-static __always_inline void chacha_crypt_nth(unsigned int k, u32 *state,
+/*
+ * chacha_crypt_cores() of chacha_impls[@k], if @impl is that entry (no
+ * out-of-bounds index where there is none).
+ */
+static __always_inline bool chacha_crypt_nth(const struct chacha_impl *impl,
+					     unsigned int k, u32 *state,
 					     u8 *dst, const u8 *src,
 					     unsigned int len,
 					     unsigned int nrounds)
 {
-	if (k < CHACHA_NIMPLS)
-		chacha_crypt_cores(&chacha_impls[k % CHACHA_NIMPLS], state,
-				   dst, src, len, nrounds);
+	if (k >= CHACHA_NIMPLS || impl != &chacha_impls[k % CHACHA_NIMPLS])
+		return false;
+	chacha_crypt_cores(&chacha_impls[k % CHACHA_NIMPLS], state, dst, src,
+			   len, nrounds);
+	return true;
 }
 
+/* The best implementations, the defaults, are the last entries: first. */
 static __always_inline void chacha_crypt_any(const struct chacha_impl *impl,
 					     u32 *state, u8 *dst,
 					     const u8 *src, unsigned int len,
 					     unsigned int nrounds)
 {
 	BUILD_BUG_ON(CHACHA_NIMPLS > CHACHA_MAX_IMPLS);
-	if (impl >= chacha_impls && impl < chacha_impls + CHACHA_NIMPLS) {
-		switch (impl - chacha_impls) {
-		case 0:
-			chacha_crypt_nth(0, state, dst, src, len, nrounds);
-			return;
-		case 1:
-			chacha_crypt_nth(1, state, dst, src, len, nrounds);
-			return;
-		case 2:
-			chacha_crypt_nth(2, state, dst, src, len, nrounds);
-			return;
-		case 3:
-			chacha_crypt_nth(3, state, dst, src, len, nrounds);
-			return;
-		case 4:
-			chacha_crypt_nth(4, state, dst, src, len, nrounds);
-			return;
-		case 5:
-			chacha_crypt_nth(5, state, dst, src, len, nrounds);
-			return;
-		case 6:
-			chacha_crypt_nth(6, state, dst, src, len, nrounds);
-			return;
-		case 7:
-			chacha_crypt_nth(7, state, dst, src, len, nrounds);
-			return;
-		}
-	}
+	if (chacha_crypt_nth(impl, 7, state, dst, src, len, nrounds) ||
+	    chacha_crypt_nth(impl, 6, state, dst, src, len, nrounds) ||
+	    chacha_crypt_nth(impl, 5, state, dst, src, len, nrounds) ||
+	    chacha_crypt_nth(impl, 4, state, dst, src, len, nrounds) ||
+	    chacha_crypt_nth(impl, 3, state, dst, src, len, nrounds) ||
+	    chacha_crypt_nth(impl, 2, state, dst, src, len, nrounds) ||
+	    chacha_crypt_nth(impl, 1, state, dst, src, len, nrounds) ||
+	    chacha_crypt_nth(impl, 0, state, dst, src, len, nrounds))
+		return;
 #ifdef CHACHA_TEST_TABLES
 	chacha_crypt_cores(impl, state, dst, src, len, nrounds);
 #else
