@@ -82,11 +82,17 @@ dkms: deps ## dkms add + build in a private tree against Debian's headers, modin
 install-check: deps ## make install + uninstall into a scratch root, against Debian's headers
 	bash tools/install-check.sh
 
+deb: deps ## chacha20-simd-dkms_<version>_all.deb with dpkg-buildpackage, dh-dkms; lintian
+	bash tools/mkdeb.sh
+
+deb-check: deps deb ## the .deb installed, built by DKMS, removed and purged in a Debian 12 root; a VM loads it by alias
+	bash tools/deb-check.sh
+
 # KUnit on self-built debug kernels: x86-64 (AVX2, SSE2 only) and arm64.
 kunit: deps ## KUnit suites in the 7.3 test kernels built here (x86-64 and arm64)
 	bash tools/kunit/check-all.sh
 
-check: deps test-user test-arm64 checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check kunit ## every test (KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64)
+check: deps test-user test-arm64 checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb-check kunit ## every test (KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64)
 	bash tools/vm/check-all.sh
 
 check-fast: deps test-user ## the user-space harness and one VM boot
@@ -105,5 +111,5 @@ help: ## this list
 		printf "  %-16s %s\n", $$1, d }' $(MAKEFILE_LIST)
 
 .PHONY: all have-headers modules install uninstall clean deps test-user test-arm64 \
-	checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check check \
+	checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb deb-check check \
 	check-fast demo bench kunit help

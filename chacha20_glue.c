@@ -380,6 +380,7 @@ module_init(chacha_simd_mod_init);
 module_exit(chacha_simd_mod_exit);
 
 MODULE_LICENSE("GPL");
+MODULE_VERSION(CHACHA20_SIMD_VERSION);
 MODULE_AUTHOR("chacha20-simd developers");
 MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 stream ciphers (x86-64 SSE2/SSSE3/AVX2/AVX-512, arm64 NEON, scalar)");
 MODULE_ALIAS_CRYPTO("chacha20");

@@ -58,4 +58,12 @@
 #endif
 #endif
 
+/*
+ * CHACHA20_SIMD_VERSION: MODULE_VERSION(), from tools/version.sh (or the
+ * file VERSION) through Kbuild; a build that bypasses Kbuild says so.
+ */
+#ifndef CHACHA20_SIMD_VERSION
+#define CHACHA20_SIMD_VERSION "unknown"
+#endif
+
 #endif /* CHACHA20_SIMD_COMPAT_H */

@@ -16,8 +16,14 @@ set -euo pipefail
 [ $# -gt 0 ] || set -- 6.1 6.12
 command -v dkms >/dev/null || die "dkms missing (apt-get install dkms)"
 
-name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' "$top_dir/dkms.conf")
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top_dir/dkms.conf")
+# Name and version as DKMS reads them: dkms.conf sourced by bash (the
+# version comes from the file VERSION beside it).
+conf() {
+	# shellcheck disable=SC2016
+	bash -c '. "$1" && echo "${!2}"' _ "$top_dir/dkms.conf" "$1"
+}
+name=$(conf PACKAGE_NAME)
+ver=$(conf PACKAGE_VERSION)
 if [ -z "$name" ] || [ -z "$ver" ]; then
 	die "no PACKAGE_NAME/PACKAGE_VERSION in dkms.conf"
 fi
@@ -82,17 +88,19 @@ for series in "$@"; do
 		grep -qx "alias: *crypto-$a" <<<"$info" || missing+=" crypto-$a"
 	done
 	grep -q "^vermagic: *$KVER " <<<"$info" || missing+=" vermagic=$KVER"
+	# The copy DKMS builds is no git tree: VERSION as it is.
+	grep -qx "version: *$ver" <<<"$info" || missing+=" version=$ver"
 	if [ -n "$sign_file" ]; then
 		grep -q '^signer: *DKMS module signing key' <<<"$info" ||
 			missing+=" signer"
 	fi
 	if [ -n "$missing" ]; then
-		grep -E "^(alias|vermagic|signer):" <<<"$info" >&2
+		grep -E "^(alias|version|vermagic|signer):" <<<"$info" >&2
 		log "FAIL $KVER: modinfo lacks$missing"
 		fail=1
 		continue
 	fi
-	echo "dkms build $name/$ver against $KVER: ${ko##*/} with aliases" \
+	echo "dkms build $name/$ver against $KVER: ${ko##*/}, version $ver, aliases" \
 		"crypto-{chacha20,xchacha20,xchacha12} and" \
 		"$(($(grep -c '^alias:' <<<"$info") - 3)) more, signed by" \
 		"'$(sed -n 's/^signer: *//p' <<<"$info")'"

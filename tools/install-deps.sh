@@ -15,6 +15,8 @@ pkgs=(
 	sparse			# make sparse (6.x)
 	dpkg-dev		# make sparse (7.x): dpkg-source unpacks sid's sparse
 	dkms			# make dkms (--no-install-recommends: no headers)
+	debhelper dh-dkms lintian	# make deb: dpkg-buildpackage, dh, dh_dkms
+	debootstrap		# make deb-check: a throwaway Debian 12 root
 	python3-docutils	# make docs: rst2html
 	qemu-system-arm qemu-user	# arm64 VMs and the arm64 harness
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross

@@ -5,8 +5,9 @@
 #
 # Build the test VM's initramfs and print its path: busybox, kmod and
 # dmsetup (with their shared libraries), the static afalg-check, /init and
-# the guest scripts, chacha20_simd.ko in /lib/modules/KVER/extra, the
-# kernel's own modules the checks use with their dependencies, and a depmod
+# the guest scripts, chacha20_simd.ko in /lib/modules/KVER/extra (with
+# CHACHA_KO=FILE: that prebuilt module, in updates/dkms/ as DKMS puts it),
+# the kernel's own modules the checks use with their dependencies, and a depmod
 # index.  Cached by content hash.  arm64: the user space comes from
 # userland-arm64.sh, afalg-check is cross-built.
 set -euo pipefail
@@ -15,7 +16,11 @@ set -euo pipefail
 
 kernel=${1:?usage: $0 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64}
 load_kernel "$kernel"
-ko=$("$vm_dir/build-module.sh" "$kernel")
+if [ -n "${CHACHA_KO:-}" ]; then
+	ko=$CHACHA_KO kodir=updates/dkms
+else
+	ko=$("$vm_dir/build-module.sh" "$kernel") kodir=extra
+fi
 
 # Kernel modules the checks load; dependencies are added from modules.dep.
 # chacha, aes: 7.x's names (chacha20-lib, aes-lib); each kernel has some.
@@ -35,7 +40,7 @@ exec 9>"$stage.lock"
 flock 9
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc/modprobe.d} \
-	"$stage/lib/modules/$KVER/extra"
+	"$stage/lib/modules/$KVER/$kodir"
 mdir=$stage/lib/modules/$KVER
 
 # Kernel modules (unpacked: the guest then needs no xz, nor zstd).
@@ -52,7 +57,7 @@ done | awk '$1 == "insmod" { print $2 }' | sort -u | while read -r f; do
 	esac
 done
 cp "$KROOT/lib/modules/$KVER"/modules.{builtin,builtin.modinfo,order} "$mdir/"
-cp "$ko" "$mdir/extra/"
+cp "$ko" "$mdir/$kodir/chacha20_simd.ko"
 depmod -b "$stage" "$KVER"
 
 # copy_bin FILE DIR: a dynamically linked program and the libraries it needs

@@ -11,17 +11,19 @@
 #   --stress SECONDS	length of the stress check (default 15)
 #   --timeout SECONDS	limit for the VM (default 300)
 #   --demo		run guest-demo.sh instead and show its console
+#   --ko FILE		boot with this chacha20_simd.ko (e.g. the one DKMS built
+#			from the Debian package) instead of building one
 # Logs: $CHACHA_CACHE/runs/<kernel>-<cpu>-<expect>/{build,console,results}.log
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '4,14s/^# \{0,1\}//p' "$0"
+	sed -n '4,16s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 
-kernel='' cpu='' expect='' modparams='' stress=15 timeout=300 mode=check
+kernel='' cpu='' expect='' modparams='' stress=15 timeout=300 mode=check ko=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;
@@ -30,6 +32,7 @@ while [ $# -gt 0 ]; do
 	--modparams) modparams=$2 ;;
 	--stress) stress=$2 ;;
 	--timeout) timeout=$2 ;;
+	--ko) ko=$(realpath "$2") ;;
 	--demo) mode=demo; shift; continue ;;
 	*) usage ;;
 	esac
@@ -37,14 +40,14 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$kernel" ] && [ -n "$cpu" ] && [ -n "$expect" ] || usage
 
-out=$cache/runs/$kernel-$cpu-$expect${modparams:+-$modparams}
+out=$cache/runs/$kernel-$cpu-$expect${modparams:+-$modparams}${ko:+-ko}
 [ $mode = demo ] && out=$cache/runs/demo-$kernel-$cpu
 rm -rf "$out"
 mkdir -p "$out"
 
 t0=$(now)
 load_kernel "$kernel"
-if ! initrd=$("$vm_dir/mkinitramfs.sh" "$kernel" 2>"$out/build.log"); then
+if ! initrd=$(CHACHA_KO=$ko "$vm_dir/mkinitramfs.sh" "$kernel" 2>"$out/build.log"); then
 	tail -n 30 "$out/build.log" >&2
 	die "build failed (log: $out/build.log)"
 fi
