@@ -35,9 +35,13 @@ static inline u64 paths_tsc(void)
  * The SIMD section: fpu_cost TSC cycles, spent on entry.  Both sides call
  * these directly, once each per section, as the module (its inline
  * chacha_simd_begin(), chacha20_core.h) and the in-tree drivers call the
- * kernel's kernel_fpu_begin_mask() and kernel_fpu_end().
+ * kernel's kernel_fpu_begin_mask() and kernel_fpu_end(): never inlined
+ * (noipa), or kernel_walk() below would skip two calls and returns that
+ * the kernel pays.
  */
-void chacha_simd_begin(struct chacha_simd_save *save __always_unused)
+#define PATHS_CALL	__attribute__((__noipa__))
+
+PATHS_CALL void chacha_simd_begin(struct chacha_simd_save *save __always_unused)
 {
 	u64 t0;
 
@@ -48,7 +52,7 @@ void chacha_simd_begin(struct chacha_simd_save *save __always_unused)
 		;
 }
 
-void chacha_simd_end(struct chacha_simd_save *save __always_unused)
+PATHS_CALL void chacha_simd_end(struct chacha_simd_save *save __always_unused)
 {
 	asm volatile("" : : : "memory");
 }
