@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fetch-kernel.sh 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64|6.1-rt|6.12-rt|6.1-rt-arm64
+# fetch-kernel.sh 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]
 #
 # Download Debian's newest kernel of that series (image, headers, kbuild),
 # unpack it into one root under the cache, point the packages' absolute
