@@ -7,9 +7,11 @@
 # plus config fragments, cached.  Prints the build directory (usable as
 # KDIR for M= module builds); its kernel.env names the image, the source,
 # ARCH, CROSS_COMPILE and CC to build modules with.
-#   -k 7.3|6.12	the test kernel of that series (default 7.3):
+#   -k 7.3|7.3-rt|6.12	the test kernel of that series (default 7.3):
 #		7.3: linux-source-7.3 (trixie-backports), test7.config +
 #		test7-ARCH.config, for the VM checks and KUnit alike;
+#		7.3-rt: the same + test7-rt.config (PREEMPT_RT), for KUnit
+#		on request (not in make check);
 #		6.12: linux-source-6.12 (bookworm-backports), debug.config +
 #		debug-ARCH.config, for KUnit on 6.12 (not in make check)
 #   -p PKG	another source package
@@ -32,11 +34,11 @@ while getopts "k:p:s:S:f:" o; do
 	s) suites=$OPTARG ;;
 	S) srcdir=$OPTARG ;;
 	f) frags+=("$OPTARG") ;;
-	*) sed -n '4,17s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,19s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-arch=${1:?usage: $0 [-k 7.3|6.12] [-p PKG] [-s SUITES] [-S DIR] [-f FRAG] x86_64|arm64}
+arch=${1:?usage: $0 [-k 7.3|7.3-rt|6.12] [-p PKG] [-s SUITES] [-S DIR] [-f FRAG] x86_64|arm64}
 log() { echo "${0##*/}: $*" >&2; }
 
 case $arch in
@@ -46,8 +48,9 @@ arm64) cross=aarch64-linux-gnu- image=arch/arm64/boot/Image ;;
 esac
 case $series in
 7.*)
-	: "${pkg:=linux-source-$series}" "${suites:=trixie trixie-backports}"
+	: "${pkg:=linux-source-${series%-rt}}" "${suites:=trixie trixie-backports}"
 	preset=("$here/test7.config" "$here/test7-$arch.config")
+	[ "${series%-rt}" = "$series" ] || preset+=("$here/test7-rt.config")
 	;;
 6.12)
 	: "${pkg:=linux-source-6.12}"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-module.sh 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64
+# build-module.sh 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]
 #
 # Build chacha20_simd.ko with W=1 against that Debian kernel's headers and
 # print the path of the .ko; fail on any compiler or objtool warning.
@@ -15,7 +15,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-load_kernel "${1:?usage: $0 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64}"
+load_kernel "${1:?usage: $0 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]}"
 kmake=(make -C "$HEADERS")
 [ "$KARCH" = amd64 ] ||
 	kmake+=(ARCH="$KARCH" CROSS_COMPILE="${CHACHA_CROSS:-aarch64-linux-gnu-}")

@@ -4,16 +4,17 @@
 # check-all.sh [--kernels "K ..."] [run.sh options]: run.sh for Debian 12's
 # 6.1, the 6.12 from bookworm-backports and 7.3 built from trixie-backports'
 # linux-source-7.3 (tools/vm/fetch-kernel.sh), each on three CPU models
-# (AVX2, SSSE3 without AVX2, SSE2 only), and arm64 (Debian's 6.1 and 6.12,
-# and 7.3 built here) on -M virt -cpu max (NEON), then a summary; the last
-# line is "N passed, N failed" counting checks.  Exits non-zero if any
-# check failed.  --kernels or CHACHA_VM_KERNELS picks kernels (default
-# "6.1 6.12 7.3 6.1-arm64 6.12-arm64 7.3-arm64").
+# (AVX2, SSSE3 without AVX2, SSE2 only); Debian's PREEMPT_RT 6.1-rt and
+# 6.12-rt on the AVX2 model only; and arm64 (Debian's 6.1, 6.12 and
+# 6.1-rt, and 7.3 built here) on -M virt -cpu max (NEON), then a summary;
+# the last line is "N passed, N failed" counting checks.  Exits non-zero if
+# any check failed.  --kernels or CHACHA_VM_KERNELS picks kernels (default
+# "6.1 6.12 7.3 6.1-rt 6.12-rt 6.1-arm64 6.12-arm64 7.3-arm64 6.1-rt-arm64").
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kernels=${CHACHA_VM_KERNELS:-6.1 6.12 7.3 6.1-arm64 6.12-arm64 7.3-arm64}
+kernels=${CHACHA_VM_KERNELS:-6.1 6.12 7.3 6.1-rt 6.12-rt 6.1-arm64 6.12-arm64 7.3-arm64 6.1-rt-arm64}
 if [ "${1:-}" = --kernels ]; then
 	kernels=$2
 	shift 2
@@ -23,6 +24,9 @@ configs=(
 	"max,-avx2 ssse3"
 	"qemu64 sse2"		# x86-64 baseline: no SSSE3
 )
+# PREEMPT_RT kernels: the same module code as above; one CPU model keeps
+# make check short.
+configs_rt=("${configs[0]}")
 # pauth-impdef: QEMU's cheap pointer authentication, boots twice as fast
 configs_arm64=("max,pauth-impdef=on neon")
 nchecks=$(wc -w <<<"$vm_checks")
@@ -32,6 +36,7 @@ trap 'rm -f "$out"' EXIT
 t0=$(now)
 for kernel in $kernels; do
 	cfgs=("${configs[@]}")
+	[ "${kernel%-rt}" = "$kernel" ] || cfgs=("${configs_rt[@]}")
 	[ "$(kernel_arch "$kernel")" = amd64 ] || cfgs=("${configs_arm64[@]}")
 	for c in "${cfgs[@]}"; do
 		read -r cpu expect <<<"$c"
@@ -45,14 +50,14 @@ for kernel in $kernels; do
 		fail=$((nchecks - pass))
 		total_pass=$((total_pass + pass))
 		total_fail=$((total_fail + fail))
-		rows+=("$(printf '%-22s %-19s %-6s %6s %6s %5ss' \
+		rows+=("$(printf '%-24s %-19s %-6s %6s %6s %5ss' \
 			"${kver:-$kernel}" "$cpu" \
 			"$expect" "$pass" "$fail" "$(($(now) - t))")")
 	done
 done
 
 echo
-printf '%-22s %-19s %-6s %6s %6s %6s\n' kernel cpu expect passed failed time
+printf '%-24s %-19s %-6s %6s %6s %6s\n' kernel cpu expect passed failed time
 printf '%s\n' "${rows[@]}"
 echo "total time $(($(now) - t0)) s"
 echo "$total_pass passed, $total_fail failed"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fetch-kernel.sh 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64
+# fetch-kernel.sh 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]
 #
 # Download Debian's newest kernel of that series (image, headers, kbuild),
 # unpack it into one root under the cache, point the packages' absolute
@@ -9,6 +9,9 @@
 # KVER, VMLINUZ, HEADERS (for make -C) and KROOT (holds lib/modules/KVER).
 #   6.1  -> bookworm's linux-image-6.1.0-N-amd64-unsigned
 #   6.12 -> bookworm-backports' linux-image-6.12.X+deb12-amd64-unsigned
+#   -rt: the PREEMPT_RT flavour of the same series
+#   (linux-image-6.1.0-N-rt-amd64-unsigned, ...), whose headers need
+#   linux-headers-*-common-rt instead of -common
 #   -arm64: the same for arm64, with the amd64 linux-kbuild of the same
 #   version (its scripts run on this host; the module is cross-built)
 #   7.3  -> built here from trixie-backports' linux-source-7.3
@@ -22,14 +25,25 @@ set -euo pipefail
 
 series=${1:-}
 arch=$(kernel_arch "$series")
-case ${series%-arm64} in
-6.1) pattern="linux-image-6\.1\.0-[0-9]+-$arch-unsigned" ;;
-6.12) pattern="linux-image-6\.12\.[0-9]+\+deb12-$arch-unsigned" ;;
+base=${series%-arm64}
+# -rt: Debian's PREEMPT_RT featureset; its flavour is rt-ARCH, and its
+# headers share linux-headers-ABI-common-rt rather than -common.
+rt=
+[ "${base%-rt}" = "$base" ] || { rt=-rt; base=${base%-rt}; }
+flavour=${rt:+rt-}$arch
+# The one table of Debian's series: the release (KVER) as a regular
+# expression, the image being linux-image-KVER-unsigned; and the package of
+# the kbuild scripts (empty: linux-kbuild-ABI, ABI being KVER without its
+# flavour).
+case $base in
+6.1) kpat="6\.1\.0-[0-9]+-$flavour" kbuild=linux-kbuild-6.1 ;;
+6.12) kpat="6\.12\.[0-9]+\+deb12-$flavour" kbuild= ;;
 7.*)
+	[ -z "$rt" ] || die "no $series: 7.x is built here without PREEMPT_RT"
 	karch=x86_64
 	[ "$arch" = amd64 ] || karch=arm64
-	kb=$("$top_dir/tools/kernel/build.sh" -k "${series%-arm64}" \
-		"$karch") || die "cannot build linux-source-${series%-arm64}"
+	kb=$("$top_dir/tools/kernel/build.sh" -k "$base" \
+		"$karch") || die "cannot build linux-source-$base"
 	# shellcheck source=/dev/null
 	. "$kb/kernel.env"
 	dir=$kb/vm
@@ -49,32 +63,31 @@ EOT
 	echo "$dir"
 	exit 0
 	;;
-*) die "usage: $0 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64" ;;
+*) die "usage: $0 6.1|6.12|7.3[-arm64], 6.1-rt|6.12-rt[-arm64]" ;;
 esac
 
-image=$("$debfetch" -a "$arch" newest "$pattern") || image=
+image=$("$debfetch" -a "$arch" newest "linux-image-$kpat-unsigned") ||
+	image=
 if [ -z "$image" ]; then
 	# Offline: fall back to the newest kernel already set up.
-	dir=$(ls -d "$cache"/kernel-"${series%-arm64}".*-"$arch"/.done \
-		2>/dev/null | sort -V | tail -n 1)
-	[ -n "$dir" ] || die "no $series kernel found"
-	dirname "$dir"
+	kver=$(find "$cache" -maxdepth 2 -path "$cache/kernel-*/.done" |
+		sed 's|.*/kernel-\(.*\)/\.done$|\1|' | grep -E "^$kpat\$" |
+		sort -V | tail -n 1) || true
+	[ -n "$kver" ] || die "no $series kernel found"
+	echo "$cache/kernel-$kver"
 	exit 0
 fi
 kver=${image#linux-image-}
 kver=${kver%-unsigned}
-abi=${kver%-"$arch"}
-case ${series%-arm64} in
-6.1) kbuild=linux-kbuild-6.1 ;;
-6.12) kbuild=linux-kbuild-$abi ;;
-esac
+abi=${kver%-"$flavour"}
+kbuild=${kbuild:-linux-kbuild-$abi}
 
 dir=$cache/kernel-$kver
 root=$dir/root
 if [ ! -e "$dir/.done" ]; then
 	log "setting up $kver"
 	pkgs=$("$debfetch" -a "$arch" get "$image" "linux-headers-$kver" \
-		"linux-headers-$abi-common")
+		"linux-headers-$abi-common$rt")
 	pkgs+=" $("$debfetch" get "$kbuild")"	# host (amd64) scripts
 	rm -rf "$dir"
 	mkdir -p "$root"

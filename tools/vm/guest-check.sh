@@ -404,6 +404,7 @@ luks_round_trip() {
 }
 
 echo "guest-check: kernel $(uname -r), expecting *-$SFX, reference *-$REF"
+echo "guest-check: uname -v: $(uname -v)"	# SMP PREEMPT_RT on -rt kernels
 grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'sse2|ssse3|avx2|avx512f' |
 	tr '\n' ' '
 echo

@@ -12,7 +12,7 @@ log() { echo "${0##*/}: $*" >&2; }
 die() { log "$*"; exit 1; }
 
 # kernel_arch KERNEL: the Debian architecture of a kernel name
-# (6.1, 6.12: amd64; 6.1-arm64, 6.12-arm64: arm64).
+# (6.1, 6.12, 6.1-rt: amd64; 6.1-arm64, 6.12-arm64, 6.1-rt-arm64: arm64).
 kernel_arch() {
 	case $1 in
 	*-arm64) echo arm64 ;;
@@ -20,7 +20,7 @@ kernel_arch() {
 	esac
 }
 
-# load_kernel 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64: fetch or build (cached) and set KVER,
+# load_kernel 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]: fetch or build (cached) and set KVER,
 # VMLINUZ, HEADERS, KROOT, KARCH.  The directory is exported, so that child
 # scripts skip the apt lookup.
 load_kernel() {

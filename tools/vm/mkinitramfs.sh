@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64
+# mkinitramfs.sh 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]
 #
 # Build the test VM's initramfs and print its path: busybox, kmod and
 # dmsetup (with their shared libraries), the static afalg-check, /init and
@@ -14,7 +14,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kernel=${1:?usage: $0 6.1|6.12|7.3|6.1-arm64|6.12-arm64|7.3-arm64}
+kernel=${1:?usage: $0 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]}
 load_kernel "$kernel"
 if [ -n "${CHACHA_KO:-}" ]; then
 	ko=$CHACHA_KO kodir=updates/dkms

@@ -4,7 +4,7 @@
 # run.sh --kernel K --cpu MODEL --expect avx2|ssse3|sse2|neon [options]
 #
 # Build the module and the initramfs for that Debian kernel (K: 6.1, 6.12,
-# 6.1-arm64, 6.12-arm64; or 7.3, built here from Debian's linux-source-7.3), boot it under QEMU (TCG; arm64: -M virt) on the
+# 6.1-arm64, 6.12-arm64, PREEMPT_RT 6.1-rt, 6.12-rt, 6.1-rt-arm64; or 7.3, built here from Debian's linux-source-7.3), boot it under QEMU (TCG; arm64: -M virt) on the
 # given CPU model and print the guest's CHECK verdicts.
 # Exits non-zero if any check failed or reported nothing.
 #   --modparams a=b,c=d	module options (e.g. impl=sse2; adjust --expect)
