@@ -94,7 +94,11 @@ chacha20_avx2_ctr23:
 #define SLOT	(%rsp)
 /* Round 1's state rows (xmm), after the slot. */
 #define ROW(i)	(32 + (i) * 16)(%rsp)
-#define FRAME	96
+/* The part entry's key stream, 512 bytes, 32-byte aligned: byte @r on. */
+#define KS(r)	96(%rsp, r)
+#define FRAME	(96 + 512)
+/* The part entry's fifth argument: bytes to XOR, 1 to 512. */
+#define LEN	%r8d
 
 .text
 
@@ -251,10 +255,72 @@ chacha20_avx2_ctr23:
 .endm
 
 /*
+ * The end of the 8-block core: add the state back, transpose into blocks
+ * and hand each pair of 32-byte pieces to @store (XOR_STORE: into @dst;
+ * KS_STORE: into the frame).
+ */
+.macro FINISH8 store
+	/* Words 0-7: bytes 0-31 of each block.  Free: T. */
+	ADD_STATE	0, X0, T
+	ADD_STATE	1, X1, T
+	ADD_STATE	2, X2, T
+	ADD_STATE	3, X3, T
+	ADD_STATE	4, X4, T
+	ADD_STATE	5, X5, T
+	ADD_STATE	6, X6, T
+	ADD_STATE	7, X7, T
+	TRANSPOSE4x4	X0, X1, X2, X3, T
+	TRANSPOSE4x4	X4, X5, X6, X7, X1
+	\store	X2, X6, (64 * 0), (64 * 4), X5
+	\store	T, X1, (64 * 1), (64 * 5), X5
+	\store	X0, X4, (64 * 2), (64 * 6), X5
+	\store	X3, X7, (64 * 3), (64 * 7), X5
+
+	/* Words 8-15 (x8..x15 in ymm8..ymm15): bytes 32-63.  Free: ymm0-7. */
+	vmovdqa		SLOT, %ymm11
+	ADD_STATE	8, %ymm8, %ymm0
+	ADD_STATE	9, %ymm9, %ymm1
+	ADD_STATE	10, %ymm10, %ymm2
+	ADD_STATE	11, %ymm11, %ymm3
+	LOAD_COUNTER	%ymm4
+	vpaddd		%ymm4, %ymm12, %ymm12
+	ADD_STATE	13, %ymm13, %ymm5
+	ADD_STATE	14, %ymm14, %ymm6
+	ADD_STATE	15, %ymm15, %ymm7
+	TRANSPOSE4x4	%ymm8, %ymm9, %ymm10, %ymm11, %ymm0
+	TRANSPOSE4x4	%ymm12, %ymm13, %ymm14, %ymm15, %ymm1
+	\store	%ymm10, %ymm14, (64 * 0 + 32), (64 * 4 + 32), %ymm2
+	\store	%ymm0, %ymm1, (64 * 1 + 32), (64 * 5 + 32), %ymm3
+	\store	%ymm8, %ymm12, (64 * 2 + 32), (64 * 6 + 32), %ymm4
+	\store	%ymm11, %ymm15, (64 * 3 + 32), (64 * 7 + 32), %ymm5
+.endm
+
+/* As XOR_STORE, into the frame's key stream instead of XORed into @dst. */
+.macro KS_STORE lo, hi, off0, off1, t
+	vperm2i128	$0x20, \hi, \lo, \t
+	vmovdqa		\t, \off0 + 96(%rsp)
+	vperm2i128	$0x31, \hi, \lo, \lo
+	vmovdqa		\lo, \off1 + 96(%rsp)
+.endm
+
+/*
  * void chacha20_8block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
  *				 unsigned int nrounds);
+ * void chacha20_8block_xor_part_avx2(const u32 *state, u8 *dst,
+ *				      const u8 *src, unsigned int nrounds,
+ *				      unsigned int len);
+ *
+ * The part entry XORs only the first @len (1 to 512) bytes, reading and
+ * writing nothing past them: the key stream goes to the frame, and a loop
+ * XORs it in, 32 bytes at a time, then byte by byte.  The full entry is
+ * the part entry for 512 bytes, which stores straight into @dst.
  */
 SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
+	mov		$512, LEN
+	jmp		chacha20_8block_xor_part_avx2
+SYM_FUNC_END(chacha20_8block_xor_avx2)
+
+SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx2)
 	push		%rbp
 	mov		%rsp, %rbp
 	and		$-32, %rsp
@@ -308,40 +374,43 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
 	sub		$2, ROUNDS
 	ja		.Ldoubleround8
 
-	/* Words 0-7: bytes 0-31 of each block.  Free: T. */
-	ADD_STATE	0, X0, T
-	ADD_STATE	1, X1, T
-	ADD_STATE	2, X2, T
-	ADD_STATE	3, X3, T
-	ADD_STATE	4, X4, T
-	ADD_STATE	5, X5, T
-	ADD_STATE	6, X6, T
-	ADD_STATE	7, X7, T
-	TRANSPOSE4x4	X0, X1, X2, X3, T
-	TRANSPOSE4x4	X4, X5, X6, X7, X1
-	XOR_STORE	X2, X6, (64 * 0), (64 * 4), X5
-	XOR_STORE	T, X1, (64 * 1), (64 * 5), X5
-	XOR_STORE	X0, X4, (64 * 2), (64 * 6), X5
-	XOR_STORE	X3, X7, (64 * 3), (64 * 7), X5
+	cmp		$512, LEN
+	jne		.Lpart8
+	FINISH8		XOR_STORE
+	jmp		.Lwipe8
 
-	/* Words 8-15 (x8..x15 in ymm8..ymm15): bytes 32-63.  Free: ymm0-7. */
-	vmovdqa		SLOT, %ymm11
-	ADD_STATE	8, %ymm8, %ymm0
-	ADD_STATE	9, %ymm9, %ymm1
-	ADD_STATE	10, %ymm10, %ymm2
-	ADD_STATE	11, %ymm11, %ymm3
-	LOAD_COUNTER	%ymm4
-	vpaddd		%ymm4, %ymm12, %ymm12
-	ADD_STATE	13, %ymm13, %ymm5
-	ADD_STATE	14, %ymm14, %ymm6
-	ADD_STATE	15, %ymm15, %ymm7
-	TRANSPOSE4x4	%ymm8, %ymm9, %ymm10, %ymm11, %ymm0
-	TRANSPOSE4x4	%ymm12, %ymm13, %ymm14, %ymm15, %ymm1
-	XOR_STORE	%ymm10, %ymm14, (64 * 0 + 32), (64 * 4 + 32), %ymm2
-	XOR_STORE	%ymm0, %ymm1, (64 * 1 + 32), (64 * 5 + 32), %ymm3
-	XOR_STORE	%ymm8, %ymm12, (64 * 2 + 32), (64 * 6 + 32), %ymm4
-	XOR_STORE	%ymm11, %ymm15, (64 * 3 + 32), (64 * 7 + 32), %ymm5
+.Lpart8:
+	FINISH8		KS_STORE
+	/* XOR LEN bytes: 32 at a time, then one at a time. */
+	xor		%eax, %eax
+.Lxor32:
+	lea		32(%rax), %r9d
+	cmp		LEN, %r9d
+	ja		.Lxor1
+	vmovdqu		(SRC, %rax), %ymm0
+	vpxor		KS(%rax), %ymm0, %ymm0
+	vmovdqu		%ymm0, (DST, %rax)
+	mov		%r9d, %eax
+	jmp		.Lxor32
+.Lxor1:
+	cmp		LEN, %eax
+	jae		.Lwipe_ks8
+	movzbl		(SRC, %rax), %r9d
+	xorb		KS(%rax), %r9b
+	mov		%r9b, (DST, %rax)
+	inc		%eax
+	jmp		.Lxor1
+.Lwipe_ks8:
+	vpxor		%ymm0, %ymm0, %ymm0
+	xor		%r9d, %r9d
+	xor		%eax, %eax
+.Lwipe_loop8:
+	vmovdqa		%ymm0, KS(%rax)
+	add		$32, %eax
+	cmp		$512, %eax
+	jb		.Lwipe_loop8
 
+.Lwipe8:
 	/*
 	 * The frame holds permuted words, which with the key stream give
 	 * key words away: wipe it.
@@ -353,7 +422,7 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
 	vzeroupper
 	leave
 	RET
-SYM_FUNC_END(chacha20_8block_xor_avx2)
+SYM_FUNC_END(chacha20_8block_xor_part_avx2)
 
 /*
  * Four blocks in the row layout: each register holds one row (four words)
