@@ -93,7 +93,7 @@ deb-check: deps deb ## the .deb installed, built by DKMS, removed and purged in 
 kunit: deps ## KUnit suites in the 7.3 test kernels built here (x86-64 and arm64)
 	bash tools/kunit/check-all.sh
 
-check: deps test-user test-arm64 checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb-check kunit ## every test (KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64)
+check: deps test-user test-arm64 checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb-check kunit ## every test (KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64, PREEMPT_RT 6.1 and 6.12)
 	bash tools/vm/check-all.sh
 
 check-fast: deps test-user ## the user-space harness and one VM boot
