@@ -28,11 +28,13 @@
 
 #ifdef CHACHA_SSSE3
 #define CHACHA_4BLOCK	chacha20_4block_xor_ssse3
+#define CHACHA_4BLOCK_PART chacha20_4block_xor_part_ssse3
 #define CHACHA_1BLOCK	chacha20_1block_xor_ssse3
 #define CHACHA_2BLOCK	chacha20_2block_xor_ssse3
 #define CHACHA_1BLOCK_PART chacha20_1block_xor_part_ssse3
 #else
 #define CHACHA_4BLOCK	chacha20_4block_xor_sse2
+#define CHACHA_4BLOCK_PART chacha20_4block_xor_part_sse2
 #define CHACHA_1BLOCK	chacha20_1block_xor_sse2
 #define CHACHA_2BLOCK	chacha20_2block_xor_sse2
 #define CHACHA_1BLOCK_PART chacha20_1block_xor_part_sse2
@@ -139,18 +141,33 @@ chacha_rot8:
 .endm
 
 /*
- * \r0..\r3 hold state words 4*row..4*row+3 of four blocks: turn them into
- * row \row of each block, add the input row and XOR it into dst.
- * Clobbers all six registers.
+ * The 4-block core's partial entry: key stream byte @off in its frame,
+ * above the four slots (KS4: the same with an index register).
  */
-.macro XOR_ROW4 r0, r1, r2, r3, t0, t1, row
+#define KS4_BASE	(4 * 16)
+#define KS4(r)		KS4_BASE(%rsp, r)
+
+/* As ADD_XOR_STORE, into the frame's key stream instead of into dst. */
+.macro ADD_KS_STORE out, orig, off, tmp
+	paddd		\orig, \out
+	movdqa		\out, (KS4_BASE + \off)(%rsp)
+.endm
+
+/*
+ * \r0..\r3 hold state words 4*row..4*row+3 of four blocks: turn them into
+ * row \row of each block, add the input row and XOR it into dst (@store
+ * ADD_XOR_STORE) or put it in the frame (ADD_KS_STORE).  Clobbers all six
+ * registers.
+ */
+.macro XOR_ROW4 r0, r1, r2, r3, t0, t1, row, store=ADD_XOR_STORE
 	TRANSPOSE4x4	\r0, \r1, \r2, \r3, \t0, \t1
 	movdqu		(\row*16)(%rdi), \t1
-	ADD_XOR_STORE	\t0, \t1, (0*64+\row*16), \r2
-	ADD_XOR_STORE	\r1, \t1, (1*64+\row*16), \r2
-	ADD_XOR_STORE	\r0, \t1, (2*64+\row*16), \r2
-	ADD_XOR_STORE	\r3, \t1, (3*64+\row*16), \r2
+	\store		\t0, \t1, (0*64+\row*16), \r2
+	\store		\r1, \t1, (1*64+\row*16), \r2
+	\store		\r0, \t1, (2*64+\row*16), \r2
+	\store		\r3, \t1, (3*64+\row*16), \r2
 .endm
+
 
 /*
  * Four blocks, one state word per register: lane i of X<n> is word n of
@@ -194,15 +211,39 @@ chacha_rot8:
 	movdqa		SLOT(\in + 1), XC1
 .endm
 
+/* The four XOR_ROW4 of the 4-block core's end, with @store. */
+.macro FINISH4 store
+	XOR_ROW4	X0, X1, X2, X3, T0, T1, 0, \store
+	XOR_ROW4	X4, X5, X6, X7, X0, X1, 1, \store
+	XOR_ROW4	X12, X13, X14, X15, X0, X1, 3, \store
+	/* x8/x9 are in XC0/XC1; bring x10/x11 into T0/T1 */
+	movdqa		SLOT(2), T0
+	movdqa		SLOT(3), T1
+	XOR_ROW4	XC0, XC1, T0, T1, X0, X1, 2, \store
+.endm
+
 /* pshufb masks as memory operands; SSE2 ignores the argument */
 #define M16	chacha_rot16(%rip)
 #define M8	chacha_rot8(%rip)
 
+/*
+ * void fn(const u32 *state, u8 *dst, const u8 *src, unsigned int nrounds);
+ * and its partial entry, with unsigned int len (1 to 256) in %r8d: it
+ * XORs only the first @len bytes, reading and writing nothing past them,
+ * from the key stream put in its frame, 16 bytes at a time, then byte by
+ * byte, and wipes the frame.  The full entry is the partial one for 256
+ * bytes, which XORs straight into dst.
+ */
 SYM_TYPED_FUNC_START(CHACHA_4BLOCK)
+	mov		$256, %r8d
+	jmp		CHACHA_4BLOCK_PART
+SYM_FUNC_END(CHACHA_4BLOCK)
+
+SYM_TYPED_FUNC_START(CHACHA_4BLOCK_PART)
 	push		%rbp
 	mov		%rsp, %rbp
 	and		$-16, %rsp
-	sub		$(4 * 16), %rsp
+	sub		$(4 * 16 + 256), %rsp
 
 	SPLAT_ROW	0, X0, X1, X2, X3
 	SPLAT_ROW	1, X4, X5, X6, X7
@@ -240,14 +281,44 @@ SYM_TYPED_FUNC_START(CHACHA_4BLOCK)
 
 	/* the input rows come from state, so redo the counter lanes here */
 	paddd		chacha_ctrinc(%rip), X12
-	XOR_ROW4	X0, X1, X2, X3, T0, T1, 0
-	XOR_ROW4	X4, X5, X6, X7, X0, X1, 1
-	XOR_ROW4	X12, X13, X14, X15, X0, X1, 3
-	/* x8/x9 are in XC0/XC1; bring x10/x11 into T0/T1 */
-	movdqa		SLOT(2), T0
-	movdqa		SLOT(3), T1
-	XOR_ROW4	XC0, XC1, T0, T1, X0, X1, 2
+	cmp		$256, %r8d
+	jne		.Lpart4
+	FINISH4		ADD_XOR_STORE
+	jmp		.Lwipe4
 
+.Lpart4:
+	FINISH4		ADD_KS_STORE
+	/* XOR %r8d bytes: 16 at a time, then one at a time */
+	xor		%eax, %eax
+.Lpart4_rows:
+	lea		16(%rax), %r9d
+	cmp		%r8d, %r9d
+	ja		.Lpart4_bytes
+	movdqu		(%rdx,%rax), X0
+	movdqa		KS4(%rax), X1
+	pxor		X1, X0
+	movdqu		X0, (%rsi,%rax)
+	mov		%r9d, %eax
+	jmp		.Lpart4_rows
+.Lpart4_bytes:
+	cmp		%r8d, %eax
+	jae		.Lpart4_wipe
+	movzbl		(%rdx,%rax), %r9d
+	xorb		KS4(%rax), %r9b
+	movb		%r9b, (%rsi,%rax)
+	inc		%eax
+	jmp		.Lpart4_bytes
+.Lpart4_wipe:
+	pxor		X0, X0
+	xor		%r9d, %r9d
+	xor		%eax, %eax
+.Lpart4_wipe16:
+	movdqa		X0, KS4(%rax)
+	add		$16, %eax
+	cmp		$256, %eax
+	jb		.Lpart4_wipe16
+
+.Lwipe4:
 	/* the slots hold key-dependent words: wipe them */
 	pxor		X0, X0
 	movdqa		X0, SLOT(0)
@@ -256,7 +327,7 @@ SYM_TYPED_FUNC_START(CHACHA_4BLOCK)
 	movdqa		X0, SLOT(3)
 	leave
 	RET
-SYM_FUNC_END(CHACHA_4BLOCK)
+SYM_FUNC_END(CHACHA_4BLOCK_PART)
 
 /*
  * One block in the row layout: X0..X3 hold rows a, b, c, d (words 0-3,

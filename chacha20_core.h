@@ -91,6 +91,14 @@ asmlinkage void chacha20_4block_xor_sse2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_4block_xor_ssse3(const u32 *state, u8 *dst,
 					  const u8 *src, unsigned int nrounds);
+asmlinkage void chacha20_4block_xor_part_sse2(const u32 *state, u8 *dst,
+					      const u8 *src,
+					      unsigned int nrounds,
+					      unsigned int len);
+asmlinkage void chacha20_4block_xor_part_ssse3(const u32 *state, u8 *dst,
+					       const u8 *src,
+					       unsigned int nrounds,
+					       unsigned int len);
 asmlinkage void chacha20_1block_xor_sse2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_1block_xor_ssse3(const u32 *state, u8 *dst,
