@@ -129,12 +129,27 @@ source)
 		if [ ! -e "$dir/.done" ]; then
 			rm -rf "$dir" "$dir.dl"
 			mkdir -p "$dir.dl"
+			# A mirror may lack a .dsc (trixie's bochs 3.0 did): then
+			# what did arrive, the tarballs apt checked against the
+			# signed Sources index, is unpacked without dpkg-source.
 			(cd "$dir.dl" && apt_private source --download-only \
-				"$p=$ver" >&2)
-			# apt checked the files against the signed Sources
-			# index; dpkg-source's own check of the .dsc signature
-			# needs debian-keyring, so it warns that it cannot.
-			dpkg-source -x "$dir.dl"/*.dsc "$dir" >&2
+				"$p=$ver" >&2) || true
+			if ls "$dir.dl"/*.dsc >/dev/null 2>&1; then
+				# dpkg-source's own check of the .dsc signature
+				# needs debian-keyring, so it warns that it cannot.
+				dpkg-source -x "$dir.dl"/*.dsc "$dir" >&2
+			elif ls "$dir.dl"/*.orig.tar.* >/dev/null 2>&1; then
+				echo "debfetch: no .dsc for $p $ver: unpacking its tarballs" >&2
+				mkdir -p "$dir"
+				tar -xf "$dir.dl"/*.orig.tar.* -C "$dir" \
+					--strip-components=1
+				for t in "$dir.dl"/*.debian.tar.*; do
+					[ -e "$t" ] && tar -xf "$t" -C "$dir"
+				done
+			else
+				echo "debfetch: could not download source $p $ver" >&2
+				exit 1
+			fi
 			rm -rf "$dir.dl"
 			touch "$dir/.done"
 		fi
