@@ -97,18 +97,8 @@ rc=0
 timeout "$timeout" "$bochs" -q -f "$out/bochsrc" </dev/null \
 	>"$out/bochs.out" 2>&1 || rc=$?
 [ $rc -ne 124 ] || log "timeout: Bochs ran for $timeout s"
-tr -d '\r' <"$out/results.log" >"$out/verdicts"
-grep '^CHECK ' "$out/verdicts" || true
-pass=0 fail=0
-for n in $vm_checks; do
-	if grep -q "^CHECK $n [^:]*: PASS" "$out/verdicts"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		grep -q "^CHECK $n " "$out/verdicts" ||
-			echo "CHECK $n ?: FAIL no verdict from the guest"
-	fi
-done
+tr -d '\r' <"$out/results.log" | grep '^CHECK ' || true
+judge_verdicts "$out"
 echo "RUN $KVER bochs=$model expect=$expect${modparams:+ $modparams}:" \
 	"$pass passed, $fail failed (build $((t1 - t0)) s, VM $(($(now) - t1)) s)"
 [ $fail -eq 0 ]

@@ -40,3 +40,22 @@ now() { date +%s; }
 
 # The check numbers guest-check.sh reports; a missing one counts as failed.
 vm_checks="1 2 3 4 5 6 7 8 9 10"
+
+# judge_verdicts DIR: count the guest's verdicts in DIR/results.log (into
+# DIR/verdicts), name each missing one, and set pass and fail.
+judge_verdicts() {
+	local n
+	tr -d '\r' <"$1/results.log" >"$1/verdicts"
+	pass=0 fail=0
+	for n in $vm_checks; do
+		if grep -q "^CHECK $n [^:]*: PASS" "$1/verdicts"; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1))
+			grep -q "^CHECK $n " "$1/verdicts" ||
+				echo "CHECK $n ?: FAIL no verdict from the guest"
+		fi
+	done
+	grep -q '^CHECKS DONE' "$1/verdicts" ||
+		log "the guest did not finish; see $1/console.log"
+}

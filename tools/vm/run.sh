@@ -110,19 +110,7 @@ if [ $mode = demo ]; then
 	exit $rc
 fi
 
-tr -d '\r' <"$out/results.log" >"$out/verdicts"
-pass=0 fail=0
-for n in $vm_checks; do
-	if grep -q "^CHECK $n [^:]*: PASS" "$out/verdicts"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		grep -q "^CHECK $n " "$out/verdicts" ||
-			echo "CHECK $n ?: FAIL no verdict from the guest"
-	fi
-done
-grep -q '^CHECKS DONE' "$out/verdicts" ||
-	log "the guest did not finish; see $out/console.log"
+judge_verdicts "$out"
 echo "RUN $KVER cpu=$cpu expect=$expect${modparams:+ $modparams}:" \
 	"$pass passed, $fail failed (build $((t1 - t0)) s, VM $(($(now) - t1)) s)"
 [ $fail -eq 0 ]
