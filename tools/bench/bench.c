@@ -197,18 +197,15 @@ static void call_module(const struct subject *s, u32 *state, u8 *dst,
 }
 
 /*
- * Before a subject's calls: its build's price of a SIMD section and, for
- * a module row, its implementation's choices (chacha_scalar_*_bytes).
+ * Before a module row's calls: its implementation's choices
+ * (chacha_scalar_*_bytes) in its build.  The price of a SIMD section is
+ * the same for every row, set once per build (setup_paths()).
  */
 static void prepare(const struct subject *s)
 {
 	if (s->kind == MODULE)
 		s->paths->set_choices(opt_fpu_cost, s->cal.scalar_max_bytes,
 				      s->cal.scalar_tail_bytes);
-	else
-		bench_plain.set_choices(opt_fpu_cost, 0, 0);
-	if (s->kind == KERNEL)
-		s->paths->set_choices(opt_fpu_cost, 0, 0);
 }
 
 /* The kernel's skcipher: 6.12's, or 6.16+'s chacha20-lib (kernel7-*). */
@@ -319,6 +316,15 @@ static const struct bench_paths *const all_paths[] = {
 };
 
 static const char *const path_suffix[] = { "", "@kernel" };
+
+/* Every build's price of a SIMD section: --fpu-cost. */
+static void setup_paths(void)
+{
+	unsigned int p;
+
+	for (p = 0; p < ARRAY_SIZE(all_paths); p++)
+		all_paths[p]->set_choices(opt_fpu_cost, 0, 0);
+}
 
 /* A kernel-* row (6.12's skcipher) or, with @v7, kernel7-* (7.3's). */
 static void add_kernel_row(const struct kernel_impl *k, unsigned int tier,
@@ -694,7 +700,6 @@ static void calibrate_modules(void)
 		if (s->kind != MODULE)
 			continue;
 		/* As in the kernel, the first readings warm up; keep the last. */
-		s->paths->set_choices(opt_fpu_cost, 0, 0);
 		for (k = 0; k < 3; k++)
 			s->paths->calibrate(s->impl, clock_tsc, &best);
 		if (opt_scalar_max >= 0)
@@ -1531,6 +1536,7 @@ int main(int argc, char **argv)
 	cpu_signature(sig, sizeof(sig));
 	setup_buffers();
 	build_subjects();
+	setup_paths();
 	if (opt_md) {
 		md_file = fopen(opt_md, "w");
 		if (!md_file)
