@@ -20,7 +20,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -265,11 +267,11 @@ static struct cmsghdr *put_cmsg(struct msghdr *msg, struct cmsghdr *c,
 }
 
 /*
- * Run r on a's operation socket.  Returns the number of bytes received or
- * -errno; after an error the operation socket is replaced by a fresh one so
- * that no half-sent request lingers.
+ * Send r's operation, IV and data to a's operation socket.  Returns 0, or
+ * -errno (-EMSGSIZE for a short send) after replacing the operation socket
+ * by a fresh one, so that no half-sent request lingers.
  */
-static ssize_t alg_run(struct alg *a, const struct req *r)
+static ssize_t alg_send(struct alg *a, const struct req *r)
 {
 	union {
 		char buf[2 * CMSG_SPACE(sizeof(u32)) +
@@ -309,15 +311,25 @@ static ssize_t alg_run(struct alg *a, const struct req *r)
 		msg.msg_control = NULL;
 		msg.msg_controllen = 0;
 	}
+	return 0;
+err:
+	n = n < 0 ? -errno : -EMSGSIZE;
+	alg_accept(a);
+	return n;
+}
 
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_iov = r->dst;
-	msg.msg_iovlen = r->ndst;
+/* Run r on a's operation socket: the number of bytes received or -errno. */
+static ssize_t alg_run(struct alg *a, const struct req *r)
+{
+	struct msghdr msg = { .msg_iov = r->dst, .msg_iovlen = r->ndst };
+	ssize_t n = alg_send(a, r);
+
+	if (n < 0)
+		return n;
 	n = recvmsg(a->op, &msg, 0);
 	if (n >= 0)
 		return n;
-err:
-	n = n < 0 ? -errno : -EMSGSIZE;
+	n = -errno;
 	alg_accept(a);
 	return n;
 }
@@ -996,6 +1008,164 @@ static void cmd_stress(const char *arg, int secs, int nproc)
 		     arg, nproc, secs, (unsigned long long)sum.ops, opt_ref);
 }
 
+#ifdef __x86_64__
+/*
+ * keepregs: a task that keeps values of its own in zmm16-31 and k1-k7 while
+ * the driver under test serves its requests.  One asm statement loads the
+ * registers, makes the read() that runs the request in the kernel, and
+ * stores them back, so that nothing of this program's own (libc's EVEX
+ * string functions, say) touches them in between: what comes back is what
+ * the kernel's kernel_fpu_begin()/end() and the return to user space kept.
+ * A second process holds other values in the same registers in a busy loop,
+ * preempted by the timer while the first one's requests run.
+ */
+struct xregs {
+	u8 zmm[16][64];		/* zmm16 .. zmm31 */
+	u64 k[7];		/* k1 .. k7 */
+};
+
+#define XREGS_LOAD(p)							\
+	".irp i,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n\t"	\
+	"vmovdqu64 (\\i-16)*64(%[" p "]), %%zmm\\i\n\t"			\
+	".endr\n\t"							\
+	".irp i,1,2,3,4,5,6,7\n\t"					\
+	"kmovq 1024+(\\i-1)*8(%[" p "]), %%k\\i\n\t"			\
+	".endr\n\t"
+#define XREGS_STORE(p)							\
+	".irp i,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n\t"	\
+	"vmovdqu64 %%zmm\\i, (\\i-16)*64(%[" p "])\n\t"			\
+	".endr\n\t"							\
+	".irp i,1,2,3,4,5,6,7\n\t"					\
+	"kmovq %%k\\i, 1024+(\\i-1)*8(%[" p "])\n\t"			\
+	".endr\n\t"
+#define XREGS_CLOBBERS							\
+	"xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",	\
+	"xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29",	\
+	"xmm30", "xmm31", "k1", "k2", "k3", "k4", "k5", "k6", "k7"
+
+__attribute__((target("avx512f,avx512bw")))
+static long read_keeping(int fd, void *buf, size_t len,
+			 const struct xregs *in, struct xregs *out)
+{
+	long ret = SYS_read;
+
+	asm volatile(XREGS_LOAD("in") "syscall\n\t" XREGS_STORE("out")
+		     : "+a" (ret)
+		     : "D" ((long)fd), "S" (buf), "d" (len), [in] "r" (in),
+		       [out] "r" (out)
+		     : "rcx", "r11", "memory", XREGS_CLOBBERS);
+	return ret;
+}
+
+__attribute__((target("avx512f,avx512bw")))
+static void spin_keeping(const struct xregs *in, struct xregs *out,
+			 unsigned long loops)
+{
+	asm volatile(XREGS_LOAD("in") "1: dec %[n]\n\tjnz 1b\n\t"
+		     XREGS_STORE("out")
+		     : [n] "+r" (loops)
+		     : [in] "r" (in), [out] "r" (out)
+		     : "memory", XREGS_CLOBBERS);
+}
+
+/* The busy process: until *stop, returns its count of rounds and bad ones */
+static void spinner(volatile unsigned long *shared)
+{
+	struct xregs in, out;
+
+	while (!shared[0]) {
+		rnd_fill((u8 *)&in, sizeof(in));
+		spin_keeping(&in, &out, 2000000);
+		shared[1]++;
+		shared[2] += !!memcmp(&in, &out, sizeof(in));
+	}
+}
+
+static void cmd_keepregs(const char *drv, int n)
+{
+	volatile unsigned long *shared;
+	struct iovec s = { .iov_base = src_buf }, d = { .iov_base = ref_buf };
+	struct req r = { .dir = ALG_OP_ENCRYPT, .assoclen = -1, .src = &s,
+			 .nsrc = 1, .nsend = 1, .dst = &d, .ndst = 1 };
+	unsigned long bad_regs = 0, bad_data = 0, f = n_fail;
+	struct xregs in, out;
+	u8 iv[MAX_IVLEN];
+	struct pair p;
+	pid_t pid;
+	long got;
+	int i, st;
+
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports("avx512f") ||
+	    !__builtin_cpu_supports("avx512bw")) {
+		fail("keepregs: this CPU has no AVX-512F and BW");
+		return;
+	}
+	shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED) {
+		fail("keepregs: mmap: %s", strerror(errno));
+		return;
+	}
+	if (pair_open(&p, "skcipher", drv, generic_of(drv), ivsize_of(drv)))
+		return;
+	if (pair_rekey(&p))
+		goto out;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		rng_state = opt_seed + 1;
+		spinner(shared);
+		_exit(0);
+	}
+	r.ivlen = p.ref.ivsize;
+	r.iv = iv;
+	for (i = 0; i < n; i++) {
+		/* Every length up to 4 KiB: the widest cores and the tails */
+		s.iov_len = d.iov_len = 1 + rnd(4096);
+		rnd_request(&p, iv, s.iov_len, false);
+		rnd_fill((u8 *)&in, sizeof(in));
+		got = alg_send(&p.ours, &r);
+		if (!got)
+			got = read_keeping(p.ours.op, got_buf, s.iov_len, &in,
+					   &out);
+		if (got != (long)s.iov_len) {
+			fail("keepregs %s: request %d of %zu bytes: %s", drv,
+			     i, s.iov_len, errstr(got));
+			break;
+		}
+		if (memcmp(&in, &out, sizeof(in)) &&
+		    !bad_regs++)
+			fail("keepregs %s: zmm16-31/k1-k7 changed across request %d (%zu bytes)",
+			     drv, i, s.iov_len);
+		if ((alg_run(&p.ref, &r) != (ssize_t)s.iov_len ||
+		     memcmp(got_buf, ref_buf, s.iov_len)) && !bad_data++)
+			fail("keepregs %s: request %d (%zu bytes) differs from %s",
+			     drv, i, s.iov_len, p.ref.name);
+	}
+	shared[0] = 1;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st))
+		fail("keepregs: the busy process did not run or end");
+	else if (shared[2] || !shared[1])
+		fail("keepregs: the busy process lost its registers in %lu of %lu rounds",
+		     shared[2], shared[1]);
+	if (n_fail == f)
+		pass("keepregs %s: %d requests up to 4096 bytes kept this task's zmm16-31 and k1-k7 and matched %s; a busy task kept its own over %lu rounds",
+		     drv, n, p.ref.name, shared[1]);
+	else if (bad_regs || bad_data)
+		fail("keepregs %s: %lu of %d requests lost registers, %lu gave other data",
+		     drv, bad_regs, n, bad_data);
+out:
+	pair_close(&p);
+}
+#else
+static void cmd_keepregs(const char *drv, int n)
+{
+	fail("keepregs %s (%d): x86-64 only", drv, n);
+}
+#endif
+
 /*
  * Each output iovec takes an allocation charged to net.core.optmem_max
  * (20 KiB before Linux 6.9: then more than about 20 fail with ENOMEM).
@@ -1028,6 +1198,8 @@ static void die_usage(void)
 	      "                         DRIVERS: a suffix (simd: chacha20-simd,\n"
 	      "                         xchacha20-simd, ...) or a comma separated list\n"
 	      "  aead OURS_CHACHA20     RFC 8439 2.8.2 via rfc7539(OURS,poly1305-generic)\n"
+	      "  keepregs DRIVER N      N requests that must keep the caller's\n"
+	      "                         zmm16-31 and k1-k7 (x86-64, AVX-512)\n"
 	      "  encrypt DRIVER KEYHEX IVHEX\n"
 	      "                         standard input through DRIVER to standard output\n",
 	      stderr);
@@ -1125,6 +1297,8 @@ int main(int argc, char **argv)
 		cmd_stress(arg[1], atoi(arg[2]), atoi(arg[3]));
 	} else if (!strcmp(arg[0], "aead") && n == 2) {
 		cmd_aead(arg[1]);
+	} else if (!strcmp(arg[0], "keepregs") && n == 3) {
+		cmd_keepregs(arg[1], atoi(arg[2]));
 	} else {
 		die_usage();
 	}
