@@ -57,10 +57,30 @@ for i in $(echo "${kt_impls:-}" | tr , " "); do
 done
 
 insmod /chacha20_simd.ko && selftests default
+# kt_dump=1 (Bochs, whose slow serial port would interleave the kernel's
+# lines with ours: the kernel boots with loglevel=1): the KTAP comes from
+# dmesg, and the whole of dmesg at the end.
+n=$(dmesg | wc -l)
 echo "KT kunit start"
 insmod /chacha20_simd_kunit.ko ${kt_expect:+expect=$kt_expect}
-echo "KT kunit end rc=$?"
+rc=$?
+[ -z "${kt_dump:-}" ] || dmesg | tail -n +$((n + 1))
+echo "KT kunit end rc=$rc"
 rmmod chacha20_simd_kunit && sleep 1 && rmmod chacha20_simd && echo "KT unloaded"
+if [ -n "${kt_dump:-}" ]; then
+	echo "KT dmesg start"
+	dmesg
+	echo "KT dmesg end"
+fi
 echo "KT DONE"
+# The serial port sends what it holds before the reboot drops it: wait
+# until its transmit counts stand still.
+a=$(cat /proc/tty/driver/* 2>/dev/null)
+b=
+while [ "$a" != "$b" ]; do
+	b=$a
+	sleep 1
+	a=$(cat /proc/tty/driver/* 2>/dev/null)
+done
 # -no-reboot makes QEMU exit (x86 tinyconfig has no ACPI to power off)
 reboot -f

@@ -13,7 +13,11 @@
 # Fails on a failed or missing test, fewer than --min cases, an `alg:`
 # self-test failure, and any KASAN, lockdep, atomic-sleep, WARNING, BUG or
 # Oops report.
+#   --cpu bochs:MODEL	x86_64 under Bochs 3.0 (tools/bochs) with its CPU
+#			MODEL, e.g. corei3_cnl (AVX-512), instead of QEMU
 #   --expect LIST	implementations the CPU must run, comma-separated
+#   --impls LIST	implementations loaded one by one for the crypto
+#			manager (default: every one of the architecture)
 #   --fuzz N		cryptomgr.fuzz_iterations (default 1000; the kernel: 100)
 #   --min N		fewest test cases kunit.py must count (default 20)
 #   --timeout S		limit for the VM (default 1200)
@@ -28,14 +32,15 @@ top=$(cd "$here/../.." && pwd)
 cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
 log() { echo "${0##*/}: $*" >&2; }
 die() { log "$*"; exit 1; }
-usage() { sed -n '4,24s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '4,28s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-arch='' cpu='' expect='' extra='' fuzz=1000 min=20 timeout=1200 series=7.3
+arch='' cpu='' expect='' extra='' impls='' fuzz=1000 min=20 timeout=1200 series=7.3
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=$2 ;;
 	--cpu) cpu=$2 ;;
 	--expect) expect=$2 ;;
+	--impls) impls=$2 ;;
 	--fuzz) fuzz=$2 ;;
 	--append) extra=$2 ;;
 	--min) min=$2 ;;
@@ -47,7 +52,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$arch" ] && [ -n "$cpu" ] || usage
 
-out=$cache/runs/kunit-$series-$arch-$cpu
+out=$cache/runs/kunit-$series-$arch-${cpu//:/-}
 rm -rf "$out"
 mkdir -p "$out"
 t0=$(date +%s)
@@ -113,12 +118,12 @@ t1=$(date +%s)
 
 case $arch in
 x86_64)
-	impls=scalar,sse2,ssse3,avx2,avx512
+	impls=${impls:-scalar,sse2,ssse3,avx2,avx512vl,avx512}
 	console=ttyS0
 	qemu=(qemu-system-x86_64 -cpu "$cpu")
 	;;
 arm64)
-	impls=scalar,neon
+	impls=${impls:-scalar,neon}
 	console=ttyAMA0
 	qemu=(qemu-system-aarch64 -M virt -cpu "$cpu" -nic none)
 	;;
@@ -131,12 +136,25 @@ append+=" kt_impls=$impls${expect:+ kt_expect=$expect}${extra:+ $extra}"
 qemu+=(-accel tcg,thread=single -smp 2 -m 1G -nographic -no-reboot
 	-monitor none -serial "file:$out/console.log"
 	-kernel "$KIMAGE" -initrd "$out/initramfs.cpio.gz" -append "$append")
-log "booting $KRELEASE ($arch) on -cpu $cpu under TCG"
 rc=0
-timeout "$timeout" "${qemu[@]}" </dev/null >"$out/qemu.log" 2>&1 || rc=$?
+case $cpu in
+bochs:*)
+	[ "$arch" = x86_64 ] || die "Bochs runs x86_64 kernels only"
+	top_dir=$top
+	# shellcheck source=../bochs/lib.sh
+	. "$top/tools/bochs/lib.sh"
+	log "booting $KRELEASE ($arch) on Bochs' ${cpu#bochs:}"
+	bochs_boot "$out" "${cpu#bochs:}" "$KIMAGE" "$out/initramfs.cpio.gz" \
+		"$append loglevel=1 kt_dump=1" "$timeout" '^KT DONE' || rc=$?
+	;;
+*)
+	log "booting $KRELEASE ($arch) on -cpu $cpu under TCG"
+	timeout "$timeout" "${qemu[@]}" </dev/null >"$out/qemu.log" 2>&1 || rc=$?
+	;;
+esac
 t2=$(date +%s)
 tr -d '\r' <"$out/console.log" >"$out/console.txt"
-[ $rc -eq 0 ] || log "qemu exited with $rc (timeout: 124)"
+[ $rc -eq 0 ] || log "the VM exited with $rc (QEMU's timeout: 124)"
 
 status=0
 fail() { log "FAIL: $*"; status=1; }
