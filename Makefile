@@ -93,8 +93,12 @@ deb-check: deps deb ## the .deb installed, built by DKMS, removed and purged in 
 kunit: deps ## KUnit suites in the 7.3 test kernels built here (x86-64 and arm64)
 	bash tools/kunit/check-all.sh
 
-check: deps test-user test-arm64 checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb-check kunit ## every test (KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64, PREEMPT_RT 6.1 and 6.12)
-	bash tools/vm/check-all.sh
+# AVX-512 inside kernels: Bochs 3.0 on Cannon Lake and Skylake-X models.
+bochs: deps ## AVX-512 in kernels under Bochs: both sides of the zmm policy, a task's zmm16-31, KUnit
+	bash tools/bochs/check-all.sh
+
+check: deps test-user test-arm64 checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb-check ## every test (then KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64, PREEMPT_RT 6.1 and 6.12; beside them, make bochs)
+	bash tools/emulated-check.sh
 
 check-fast: deps test-user ## the user-space harness and one VM boot
 	bash tools/vm/run.sh --kernel 6.1 --cpu max --expect avx2
@@ -113,4 +117,4 @@ help: ## this list
 
 .PHONY: all have-headers modules install uninstall clean deps test-user test-arm64 \
 	checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb deb-check check \
-	check-fast demo bench kunit help
+	check-fast demo bench kunit bochs help

@@ -25,6 +25,8 @@ pkgs=(
 	libssl-dev libsodium-dev libgcrypt20-dev gnuplot-nox	# make bench
 	# tools/kernel, tools/kunit: debug kernels for x86-64 and arm64
 	bc bison flex libelf-dev ccache gcc-aarch64-linux-gnu qemu-system-arm python3
+	# tools/bochs: Bochs 3.0 built from source, booted from an isolinux CD
+	g++ isolinux syslinux-common genisoimage
 )
 
 missing=()
