@@ -1024,19 +1024,20 @@ struct xregs {
 	u64 k[7];		/* k1 .. k7 */
 };
 
-#define XREGS_LOAD(p)							\
+/* Load the registers from operand [in], store them to operand [out]. */
+#define XREGS_LOAD							\
 	".irp i,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n\t"	\
-	"vmovdqu64 (\\i-16)*64(%[" p "]), %%zmm\\i\n\t"			\
+	"vmovdqu64 (\\i-16)*64(%[in]), %%zmm\\i\n\t"			\
 	".endr\n\t"							\
 	".irp i,1,2,3,4,5,6,7\n\t"					\
-	"kmovq 1024+(\\i-1)*8(%[" p "]), %%k\\i\n\t"			\
+	"kmovq 1024+(\\i-1)*8(%[in]), %%k\\i\n\t"			\
 	".endr\n\t"
-#define XREGS_STORE(p)							\
+#define XREGS_STORE							\
 	".irp i,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n\t"	\
-	"vmovdqu64 %%zmm\\i, (\\i-16)*64(%[" p "])\n\t"			\
+	"vmovdqu64 %%zmm\\i, (\\i-16)*64(%[out])\n\t"			\
 	".endr\n\t"							\
 	".irp i,1,2,3,4,5,6,7\n\t"					\
-	"kmovq %%k\\i, 1024+(\\i-1)*8(%[" p "])\n\t"			\
+	"kmovq %%k\\i, 1024+(\\i-1)*8(%[out])\n\t"			\
 	".endr\n\t"
 #define XREGS_CLOBBERS							\
 	"xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",	\
@@ -1049,7 +1050,7 @@ static long read_keeping(int fd, void *buf, size_t len,
 {
 	long ret = SYS_read;
 
-	asm volatile(XREGS_LOAD("in") "syscall\n\t" XREGS_STORE("out")
+	asm volatile(XREGS_LOAD "syscall\n\t" XREGS_STORE
 		     : "+a" (ret)
 		     : "D" ((long)fd), "S" (buf), "d" (len), [in] "r" (in),
 		       [out] "r" (out)
@@ -1061,29 +1062,33 @@ __attribute__((target("avx512f,avx512bw")))
 static void spin_keeping(const struct xregs *in, struct xregs *out,
 			 unsigned long loops)
 {
-	asm volatile(XREGS_LOAD("in") "1: dec %[n]\n\tjnz 1b\n\t"
-		     XREGS_STORE("out")
+	asm volatile(XREGS_LOAD "1: dec %[n]\n\tjnz 1b\n\t" XREGS_STORE
 		     : [n] "+r" (loops)
 		     : [in] "r" (in), [out] "r" (out)
 		     : "memory", XREGS_CLOBBERS);
 }
 
-/* The busy process: until *stop, returns its count of rounds and bad ones */
-static void spinner(volatile unsigned long *shared)
+/*
+ * The busy process, until the other one sets shared[0]: its rounds go to
+ * shared[1], those that lost a register to shared[2].
+ */
+static void spinner(unsigned long *shared)
 {
 	struct xregs in, out;
 
-	while (!shared[0]) {
+	while (!__atomic_load_n(&shared[0], __ATOMIC_RELAXED)) {
 		rnd_fill((u8 *)&in, sizeof(in));
 		spin_keeping(&in, &out, 2000000);
-		shared[1]++;
-		shared[2] += !!memcmp(&in, &out, sizeof(in));
+		__atomic_store_n(&shared[1], shared[1] + 1, __ATOMIC_RELAXED);
+		if (memcmp(&in, &out, sizeof(in)))
+			__atomic_store_n(&shared[2], shared[2] + 1,
+					 __ATOMIC_RELAXED);
 	}
 }
 
 static void cmd_keepregs(const char *drv, int n)
 {
-	volatile unsigned long *shared;
+	unsigned long *shared;
 	struct iovec s = { .iov_base = src_buf }, d = { .iov_base = ref_buf };
 	struct req r = { .dir = ALG_OP_ENCRYPT, .assoclen = -1, .src = &s,
 			 .nsrc = 1, .nsend = 1, .dst = &d, .ndst = 1 };
@@ -1122,7 +1127,8 @@ static void cmd_keepregs(const char *drv, int n)
 	r.iv = iv;
 	for (i = 0; i < n; i++) {
 		/* Every length up to 4 KiB: the widest cores and the tails */
-		s.iov_len = d.iov_len = 1 + rnd(4096);
+		s.iov_len = 1 + rnd(4096);
+		d.iov_len = s.iov_len;
 		rnd_request(&p, iv, s.iov_len, false);
 		rnd_fill((u8 *)&in, sizeof(in));
 		got = alg_send(&p.ours, &r);
@@ -1143,16 +1149,17 @@ static void cmd_keepregs(const char *drv, int n)
 			fail("keepregs %s: request %d (%zu bytes) differs from %s",
 			     drv, i, s.iov_len, p.ref.name);
 	}
-	shared[0] = 1;
+	__atomic_store_n(&shared[0], 1, __ATOMIC_RELAXED);
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
 	    WEXITSTATUS(st))
 		fail("keepregs: the busy process did not run or end");
 	else if (shared[2] || !shared[1])
 		fail("keepregs: the busy process lost its registers in %lu of %lu rounds",
 		     shared[2], shared[1]);
+	printf("INFO keepregs: the busy process ran %lu rounds\n", shared[1]);
 	if (n_fail == f)
-		pass("keepregs %s: %d requests up to 4096 bytes kept this task's zmm16-31 and k1-k7 and matched %s; a busy task kept its own over %lu rounds",
-		     drv, n, p.ref.name, shared[1]);
+		pass("keepregs %s: %d requests kept zmm16-31, k1-k7; output = %s",
+		     drv, n, p.ref.name);
 	else if (bad_regs || bad_data)
 		fail("keepregs %s: %lu of %d requests lost registers, %lu gave other data",
 		     drv, bad_regs, n, bad_data);
