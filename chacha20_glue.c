@@ -183,13 +183,24 @@ static bool chacha_prefer_neon4(u32 midr)
 	return m4 && m6 && m4->ratio < m6->ratio;
 }
 
-/* The default priority of SIMD implementation @p here; why, in @why. */
+/* The default priority of SIMD implementation @p on the CPU with @midr. */
+static int chacha_arm64_prio(const struct chacha_impl *p, u32 midr)
+{
+	const struct chacha_arm64_model *m = chacha_arm64_model(midr, p->name);
+
+	if (m && m->ratio <= CHACHA_MODEL_MAX_RATIO)
+		return CHACHA_PRIORITY_SIMD;
+	return CHACHA_PRIORITY_SLOWER;
+}
+
+/* That, on the CPU that loads the module; why, in @why. */
 static int __init chacha_arm64_priority(const struct chacha_impl *p,
 					char *why, size_t size)
 {
 	u32 midr = read_cpuid_id();
 	const struct chacha_arm64_model *m = chacha_arm64_model(midr, p->name);
-	bool faster = m && m->ratio <= CHACHA_MODEL_MAX_RATIO;
+	int prio = chacha_arm64_prio(p, midr);
+	bool faster = prio == CHACHA_PRIORITY_SIMD;
 
 	if (!m)
 		scnprintf(why, size,
@@ -200,7 +211,7 @@ static int __init chacha_arm64_priority(const struct chacha_impl *p,
 			  " (%s: %s core modelled at %u.%02u of the kernel's%s)",
 			  m->cpu, m->loop, m->ratio / 100, m->ratio % 100,
 			  faster ? "" : ", not faster than the in-tree NEON");
-	return faster ? CHACHA_PRIORITY_SIMD : CHACHA_PRIORITY_SLOWER;
+	return prio;
 }
 #endif
 
@@ -353,10 +364,13 @@ static struct skcipher_alg chacha_algs[] = {
 	CHACHA_ALG("xchacha12", XCHACHA_IV_BYTES, chacha12_setkey),
 };
 
-/* The best implementation this CPU runs, or the one asked for by impl=. */
-static const struct chacha_impl *chacha_choose_impl(void)
+/*
+ * The best implementation a CPU with the features @have runs, or the one
+ * @name asks for (impl=).
+ */
+static const struct chacha_impl *chacha_choose_impl(unsigned int have,
+						    const char *name)
 {
-	unsigned int have = chacha_cpu_features();
 	const struct chacha_impl *best = &chacha_impls[0];
 	unsigned int i;
 
@@ -365,17 +379,17 @@ static const struct chacha_impl *chacha_choose_impl(void)
 		bool usable = (p->needs & have) == p->needs;
 		bool preferred = (p->prefer & have) == p->prefer;
 
-		if (impl && *impl && sysfs_streq(impl, p->name)) {
+		if (name && *name && sysfs_streq(name, p->name)) {
 			if (usable)
 				return p;
-			pr_err("impl=%s: this CPU lacks what it needs\n", impl);
+			pr_err("impl=%s: this CPU lacks what it needs\n", name);
 			return ERR_PTR(-ENODEV);
 		}
 		if (usable && preferred)
 			best = p;
 	}
-	if (impl && *impl) {
-		pr_err("impl=%s: unknown implementation\n", impl);
+	if (name && *name) {
+		pr_err("impl=%s: unknown implementation\n", name);
 		return ERR_PTR(-EINVAL);
 	}
 	return best;
@@ -413,7 +427,8 @@ static u64 __init chacha_clock(void)
 static int __init chacha_simd_mod_init(void)
 {
 	struct chacha_calibration cal;
-	const struct chacha_impl *p = chacha_choose_impl();
+	const struct chacha_impl *p = chacha_choose_impl(chacha_cpu_features(),
+							 impl);
 	char why[128] = "";
 	int i;
 
@@ -481,6 +496,23 @@ const struct chacha_impl *chacha_test_set_impl(const struct chacha_impl *p)
 	return xchg(&chacha_impl, p);
 }
 EXPORT_SYMBOL_NS_GPL(chacha_test_set_impl, CHACHA_TEST_NS);
+
+#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+const struct chacha_impl *chacha_test_arm64_policy(u32 midr, const char *name,
+						   int *prio)
+{
+	unsigned int have = CHACHA_CPU_NEON;
+	const struct chacha_impl *p;
+
+	if (chacha_prefer_neon4(midr))
+		have |= CHACHA_CPU_PREFER_NEON4;
+	p = chacha_choose_impl(have, name);
+	if (!IS_ERR(p))
+		*prio = chacha_arm64_prio(p, midr);
+	return p;
+}
+EXPORT_SYMBOL_NS_GPL(chacha_test_arm64_policy, CHACHA_TEST_NS);
+#endif
 
 unsigned long chacha_test_simd_sections(void)
 {
