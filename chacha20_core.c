@@ -100,10 +100,19 @@ const struct chacha_impl chacha_impls[] = {
 
 #undef X86_AVX512
 #elif defined(__aarch64__) && !defined(__AARCH64EB__)
+/*
+ * The same NEON cores twice: "neon" runs the 6-block loop (four blocks in
+ * NEON registers, two on the integer ALUs) and the 4-block core for
+ * tails; "neon4" runs the 4-block core alone, the default only where its
+ * loop is modelled faster than the 6-block one (Cortex-A55; see
+ * chacha_arm64_models[] in the glue).
+ */
 const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, 0, { { 0 } } },
 	IMPL("neon", CHACHA_CPU_NEON, 0,
 	     CORE(6, chacha20_6block_xor_neon),
+	     CORE(4, chacha20_4block_xor_neon)),
+	IMPL("neon4", CHACHA_CPU_NEON, CHACHA_CPU_PREFER_NEON4,
 	     CORE(4, chacha20_4block_xor_neon)),
 };
 #else

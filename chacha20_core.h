@@ -67,6 +67,12 @@ struct chacha_core {
  * chacha_impl.prefer, never in .needs.
  */
 #define CHACHA_CPU_PREFER_ZMM	BIT(5)
+/*
+ * A policy too: the NEON 4-block loop is modelled faster than the 6-block
+ * one on this CPU (see chacha_arm64_models[] in the glue).  Only ever in
+ * .prefer.
+ */
+#define CHACHA_CPU_PREFER_NEON4	BIT(6)
 
 /* Slots for cores, the terminating entry included. */
 #define CHACHA_MAX_CORES	8

@@ -23,6 +23,7 @@
 #endif
 #ifdef CONFIG_ARM64
 #include <asm/cpufeature.h>
+#include <asm/cputype.h>
 #include <asm/neon.h>
 #endif
 
@@ -32,22 +33,26 @@
 #define DRIVER_SUFFIX		"oot"
 
 /*
- * 400 puts the SIMD drivers above the in-tree SIMD ones (300); the scalar
- * implementation, when it is all there is, registers at 200: above
- * generic (100), below any in-tree SIMD driver.  -1: that default.
+ * 400 puts the SIMD drivers above the in-tree SIMD ones (300); on arm64
+ * only where the implementation in use is modelled faster than the
+ * kernel's NEON code, else 250 (chacha_arm64_models[]).  The scalar
+ * implementation, when it is all there is, registers at 200.  250 and 200
+ * are above generic (100), below any in-tree SIMD driver.  -1: the
+ * default.
  */
 #define CHACHA_PRIORITY_SIMD	400
+#define CHACHA_PRIORITY_SLOWER	250
 #define CHACHA_PRIORITY_SCALAR	200
 
 static int priority = -1;
 module_param(priority, int, 0444);
 MODULE_PARM_DESC(priority,
-		 "crypto API priority of the drivers (default 400 with SIMD, 200 for scalar only; in-tree SIMD drivers use 300, generic 100)");
+		 "crypto API priority of the drivers (default 400 with SIMD; on arm64 400 on Neoverse-N1 and Cortex-A55, where a core is modelled faster than the kernel's, 250 on other CPUs; 200 for scalar only; in-tree SIMD drivers use 300, generic 100)");
 
 static char *impl;
 module_param(impl, charp, 0444);
 MODULE_PARM_DESC(impl,
-		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; not by default where the kernel prefers ymm: Skylake-X, Ice Lake, Tiger Lake) on x86-64; scalar, neon on arm64 (default: best available)");
+		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; not by default where the kernel prefers ymm: Skylake-X, Ice Lake, Tiger Lake) on x86-64; scalar, neon (6-block loop), neon4 (4-block loop; the default on Cortex-A55) on arm64 (default: best available)");
 
 #ifdef CHACHA_TEST_HOOKS
 /* kunit/ switches it between requests (CHACHA_TEST_HOOKS: see Kbuild). */
@@ -109,6 +114,107 @@ static bool chacha_prefer_zmm(void)
 }
 #endif
 
+#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+/*
+ * The arm64 policy.  No arm64 machine has timed these cores; we have
+ * llvm-mca's model of each round loop (README, "arm64 (modelled)"):
+ * cycles per block, ours over the kernel's chacha-neon-core.S (6.12), in
+ * hundredths.  The project's rule is never to displace a faster driver:
+ * the drivers go above the in-tree NEON driver (300) only where the
+ * implementation in use is modelled at 0.95 of the kernel's or better.
+ * That is "neon" (6-block loop) on Neoverse-N1, and "neon4" (4-block loop)
+ * on Cortex-A55, where the 6-block loop is modelled slower and "neon4" is
+ * the default.  On every other CPU, the Cortex-A72 and A76 (1.02) and
+ * those never modelled included, 250: above generic, below the in-tree
+ * NEON driver, which plain names then reach.
+ *
+ * One decision, from the MIDR of the CPU that loads the module, for all
+ * CPUs: on a big.LITTLE system loaded on a Cortex-A55, its big cores run
+ * "neon4" above the in-tree driver too; loaded on a big core (an A76,
+ * say), the A55s run "neon" at 250.
+ */
+struct chacha_arm64_model {
+	struct midr_range midr;
+	const char *cpu;
+	const char *impl;	/* in chacha_impls[] */
+	const char *loop;	/* its widest core */
+	unsigned int ratio;	/* ours over the kernel's, in hundredths */
+};
+
+#define CHACHA_MODEL(m, cpu, impl, loop, ratio) \
+	{ MIDR_ALL_VERSIONS(m), cpu, impl, loop, ratio }
+
+static const struct chacha_arm64_model chacha_arm64_models[] = {
+	CHACHA_MODEL(MIDR_NEOVERSE_N1, "Neoverse-N1", "neon", "6-block", 84),
+	CHACHA_MODEL(MIDR_NEOVERSE_N1, "Neoverse-N1", "neon4", "4-block", 125),
+	CHACHA_MODEL(MIDR_CORTEX_A76, "Cortex-A76", "neon", "6-block", 102),
+	CHACHA_MODEL(MIDR_CORTEX_A76, "Cortex-A76", "neon4", "4-block", 125),
+	CHACHA_MODEL(MIDR_CORTEX_A72, "Cortex-A72", "neon", "6-block", 102),
+	CHACHA_MODEL(MIDR_CORTEX_A72, "Cortex-A72", "neon4", "4-block", 125),
+	CHACHA_MODEL(MIDR_CORTEX_A55, "Cortex-A55", "neon", "6-block", 113),
+	CHACHA_MODEL(MIDR_CORTEX_A55, "Cortex-A55", "neon4", "4-block", 85),
+};
+
+/* The highest ratio, in hundredths, that earns CHACHA_PRIORITY_SIMD. */
+#define CHACHA_MODEL_MAX_RATIO	95
+
+/* The model of implementation @name on the CPU with @midr, or NULL. */
+static const struct chacha_arm64_model *
+chacha_arm64_model(u32 midr, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(chacha_arm64_models); i++) {
+		const struct chacha_arm64_model *m = &chacha_arm64_models[i];
+
+		if (compat_midr_in_range(midr, &m->midr) &&
+		    !strcmp(m->impl, name))
+			return m;
+	}
+	return NULL;
+}
+
+/* "neon4" is modelled faster than "neon" on the CPU with @midr. */
+static bool chacha_prefer_neon4(u32 midr)
+{
+	const struct chacha_arm64_model *m4 = chacha_arm64_model(midr, "neon4");
+	const struct chacha_arm64_model *m6 = chacha_arm64_model(midr, "neon");
+
+	return m4 && m6 && m4->ratio < m6->ratio;
+}
+
+/* The default priority of SIMD implementation @p on the CPU with @midr. */
+static int chacha_arm64_prio(const struct chacha_impl *p, u32 midr)
+{
+	const struct chacha_arm64_model *m = chacha_arm64_model(midr, p->name);
+
+	if (m && m->ratio <= CHACHA_MODEL_MAX_RATIO)
+		return CHACHA_PRIORITY_SIMD;
+	return CHACHA_PRIORITY_SLOWER;
+}
+
+/* That, on the CPU that loads the module; why, in @why. */
+static int __init chacha_arm64_priority(const struct chacha_impl *p,
+					char *why, size_t size)
+{
+	u32 midr = read_cpuid_id();
+	const struct chacha_arm64_model *m = chacha_arm64_model(midr, p->name);
+	int prio = chacha_arm64_prio(p, midr);
+	bool faster = prio == CHACHA_PRIORITY_SIMD;
+
+	if (!m)
+		scnprintf(why, size,
+			  " (no core modelled faster than the in-tree NEON on this CPU, MIDR %#010x)",
+			  midr);
+	else
+		scnprintf(why, size,
+			  " (%s: %s core modelled at %u.%02u of the kernel's%s)",
+			  m->cpu, m->loop, m->ratio / 100, m->ratio % 100,
+			  faster ? "" : ", not faster than the in-tree NEON");
+	return prio;
+}
+#endif
+
 static unsigned int chacha_cpu_features(void)
 {
 	unsigned int f = 0;
@@ -135,6 +241,10 @@ static unsigned int chacha_cpu_features(void)
 #ifdef CONFIG_ARM64
 	if (system_supports_fpsimd() && cpu_have_named_feature(ASIMD))
 		f |= CHACHA_CPU_NEON;
+#ifndef CONFIG_CPU_BIG_ENDIAN
+	if (chacha_prefer_neon4(read_cpuid_id()))
+		f |= CHACHA_CPU_PREFER_NEON4;
+#endif
 #endif
 	return f;
 }
@@ -254,10 +364,13 @@ static struct skcipher_alg chacha_algs[] = {
 	CHACHA_ALG("xchacha12", XCHACHA_IV_BYTES, chacha12_setkey),
 };
 
-/* The best implementation this CPU runs, or the one asked for by impl=. */
-static const struct chacha_impl *chacha_choose_impl(void)
+/*
+ * The best implementation a CPU with the features @have runs, or the one
+ * @name asks for (impl=).
+ */
+static const struct chacha_impl *chacha_choose_impl(unsigned int have,
+						    const char *name)
 {
-	unsigned int have = chacha_cpu_features();
 	const struct chacha_impl *best = &chacha_impls[0];
 	unsigned int i;
 
@@ -266,20 +379,37 @@ static const struct chacha_impl *chacha_choose_impl(void)
 		bool usable = (p->needs & have) == p->needs;
 		bool preferred = (p->prefer & have) == p->prefer;
 
-		if (impl && *impl && sysfs_streq(impl, p->name)) {
+		if (name && *name && sysfs_streq(name, p->name)) {
 			if (usable)
 				return p;
-			pr_err("impl=%s: this CPU lacks what it needs\n", impl);
+			pr_err("impl=%s: this CPU lacks what it needs\n", name);
 			return ERR_PTR(-ENODEV);
 		}
 		if (usable && preferred)
 			best = p;
 	}
-	if (impl && *impl) {
-		pr_err("impl=%s: unknown implementation\n", impl);
+	if (name && *name) {
+		pr_err("impl=%s: unknown implementation\n", name);
 		return ERR_PTR(-EINVAL);
 	}
 	return best;
+}
+
+/*
+ * The default priority of @p: CHACHA_PRIORITY_SIMD, on arm64 only where
+ * chacha_arm64_models[] says so; CHACHA_PRIORITY_SCALAR for scalar C.
+ * Why, for the log, in @why (x86: nothing).
+ */
+static int __init chacha_default_priority(const struct chacha_impl *p,
+					  char *why, size_t size)
+{
+	if (!p->cores[0].blocks)
+		return CHACHA_PRIORITY_SCALAR;
+#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+	return chacha_arm64_priority(p, why, size);
+#else
+	return CHACHA_PRIORITY_SIMD;
+#endif
 }
 
 /* get_cycles(): the TSC on x86, the generic timer's counter on arm64. */
@@ -297,15 +427,18 @@ static u64 __init chacha_clock(void)
 static int __init chacha_simd_mod_init(void)
 {
 	struct chacha_calibration cal;
-	const struct chacha_impl *p = chacha_choose_impl();
+	const struct chacha_impl *p = chacha_choose_impl(chacha_cpu_features(),
+							 impl);
+	char why[128] = "";
 	int i;
 
 	if (IS_ERR(p))
 		return PTR_ERR(p);
 	chacha_impl = p;
 	if (priority < 0)
-		priority = p->cores[0].blocks ? CHACHA_PRIORITY_SIMD :
-						CHACHA_PRIORITY_SCALAR;
+		priority = chacha_default_priority(p, why, sizeof(why));
+	else if (IS_ENABLED(CONFIG_ARM64))
+		strscpy(why, " (set by priority=)", sizeof(why));
 
 	/*
 	 * Scalar C or SIMD for small requests and last blocks, measured on
@@ -330,7 +463,7 @@ static int __init chacha_simd_mod_init(void)
 		snprintf(base->cra_driver_name, sizeof(base->cra_driver_name),
 			 "%s-%s-" DRIVER_SUFFIX, base->cra_name, p->name);
 	}
-	pr_info("using %s, priority %d\n", p->name, priority);
+	pr_info("using %s, priority %d%s\n", p->name, priority, why);
 	return crypto_register_skciphers(chacha_algs, ARRAY_SIZE(chacha_algs));
 }
 
@@ -363,6 +496,23 @@ const struct chacha_impl *chacha_test_set_impl(const struct chacha_impl *p)
 	return xchg(&chacha_impl, p);
 }
 EXPORT_SYMBOL_NS_GPL(chacha_test_set_impl, CHACHA_TEST_NS);
+
+#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+const struct chacha_impl *chacha_test_arm64_policy(u32 midr, const char *name,
+						   int *prio)
+{
+	unsigned int have = CHACHA_CPU_NEON;
+	const struct chacha_impl *p;
+
+	if (chacha_prefer_neon4(midr))
+		have |= CHACHA_CPU_PREFER_NEON4;
+	p = chacha_choose_impl(have, name);
+	if (!IS_ERR(p))
+		*prio = chacha_arm64_prio(p, midr);
+	return p;
+}
+EXPORT_SYMBOL_NS_GPL(chacha_test_arm64_policy, CHACHA_TEST_NS);
+#endif
 
 unsigned long chacha_test_simd_sections(void)
 {
@@ -412,4 +562,7 @@ MODULE_ALIAS_CRYPTO("xchacha12-avx512-" DRIVER_SUFFIX);
 MODULE_ALIAS_CRYPTO("chacha20-neon-" DRIVER_SUFFIX);
 MODULE_ALIAS_CRYPTO("xchacha20-neon-" DRIVER_SUFFIX);
 MODULE_ALIAS_CRYPTO("xchacha12-neon-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("chacha20-neon4-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha20-neon4-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("xchacha12-neon4-" DRIVER_SUFFIX);
 #endif

@@ -45,6 +45,26 @@
 #endif
 
 /*
+ * arm64: is_midr_in_range() and is_midr_in_range_list() of <asm/cputype.h>
+ * match a MIDR the caller passes up to 6.14.  From 6.15 on they read the
+ * MIDR themselves and, in a KVM guest told the implementations it may
+ * migrate to, match any of those; only the list function is left, out of
+ * line.  midr_is_cpu_model_range(), under both, is the same in 6.1, 6.12
+ * and 7.3: the one test of a given MIDR against one struct midr_range
+ * (MIDR_ALL_VERSIONS() and friends) on every kernel.
+ */
+#ifdef CONFIG_ARM64
+#include <asm/cputype.h>
+
+static inline bool compat_midr_in_range(u32 midr,
+					const struct midr_range *range)
+{
+	return midr_is_cpu_model_range(midr, range->model, range->rv_min,
+				       range->rv_max);
+}
+#endif
+
+/*
  * __uninitialized: a local that is written before it is read, exempt from
  * CONFIG_INIT_STACK_ALL_ZERO's zero-fill (-ftrivial-auto-var-init=zero).
  * <linux/compiler_attributes.h> has it from 6.6 on; the compilers that

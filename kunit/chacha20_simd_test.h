@@ -9,6 +9,7 @@
 #ifndef CHACHA20_SIMD_TEST_H
 #define CHACHA20_SIMD_TEST_H
 
+#include <linux/types.h>
 #include <linux/version.h>
 
 /*
@@ -41,5 +42,16 @@ const struct chacha_impl *chacha_test_set_impl(const struct chacha_impl *impl);
 
 /* SIMD sections (chacha_simd_begin() calls) entered so far, on all CPUs. */
 unsigned long chacha_test_simd_sections(void);
+
+#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+/*
+ * The arm64 policy for a CPU with NEON and @midr: the implementation the
+ * module would choose there (@name: as impl=@name would; NULL: by
+ * default), and in *@prio the default priority that gets.  ERR_PTR() as
+ * impl= would fail.
+ */
+const struct chacha_impl *chacha_test_arm64_policy(u32 midr, const char *name,
+						   int *prio);
+#endif
 
 #endif /* CHACHA20_SIMD_TEST_H */

@@ -5,7 +5,8 @@
 # /init of the KUnit VM (tools/kunit/run.sh).  For each implementation in
 # kt_impls (kernel command line), load chacha20_simd forced to it, so that
 # the crypto manager's self-tests and fuzzing run on it, and unload it;
-# then load it as users get it, and the KUnit module, whose suites print
+# then load it as users get it (with the options of kt_modparams, e.g.
+# priority=400: see run.sh), and the KUnit module, whose suites print
 # their KTAP results to the console.  Lines for the runner start with "KT ".
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -56,7 +57,10 @@ for i in $(echo "${kt_impls:-}" | tr , " "); do
 	fi
 done
 
-insmod /chacha20_simd.ko && selftests default
+# shellcheck disable=SC2046 # one word per option
+insmod /chacha20_simd.ko $(echo "${kt_modparams:-}" | tr , " ") &&
+	selftests default
+dmesg | sed -n 's/.*\(chacha20_simd: using .*\)/KT \1/p' | tail -n 1
 # kt_dump=1 (Bochs, whose slow serial port would interleave the kernel's
 # lines with ours: the kernel boots with loglevel=1): the KTAP comes from
 # dmesg, and the whole of dmesg at the end.

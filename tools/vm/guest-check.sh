@@ -14,6 +14,9 @@
 #   chk_checks=N,N,...		only these checks (default: 1 to 10)
 #   chk_keepregs=N		check 11: N requests that must keep the calling
 #				task's zmm16-31 and k1-k7 (AVX-512 CPUs)
+#   chk_prio=N			check 1: the module's default priority, and a
+#				reason for it in dmesg (arm64); the checks then
+#				load it with priority=400
 
 # Busybox's sh runs its own applets first: use kmod's module tools instead.
 for t in modprobe modinfo insmod rmmod lsmod; do
@@ -24,6 +27,7 @@ MOD=chacha20_simd
 SFX=${chk_expect:-avx2}-oot	# our drivers: chacha20-avx2-oot, ...
 ALGS="chacha20 xchacha20 xchacha12"
 STRESS=${chk_stress:-15}
+PRIO=${chk_prio:-}
 CHECKS=$(echo "${chk_checks:-1,2,3,4,5,6,7,8,9,10}" | tr , ' ')
 [ -z "${chk_keepregs:-}" ] || CHECKS="$CHECKS 11"
 ADIANTUM="adiantum(xchacha12,aes)"
@@ -163,6 +167,7 @@ check_load() {
 	echo "loaded on request_module(crypto-chacha20)"
 	# Until its self-tests end, a test larval holds the module (6.16+).
 	tested chacha20-$SFX xchacha20-$SFX xchacha12-$SFX || return
+	[ -z "$PRIO" ] || default_prio || return
 	modprobe -r $MOD || fail "modprobe -r $MOD failed" || return
 	load_mod || fail "modprobe $MOD failed" || return
 	modprobe crypto-chacha20-$REF ||
@@ -187,7 +192,28 @@ check_load() {
 			return
 		echo "$2 priority $4, selftest passed; others:$others"
 	done
-	echo "$ALGS: *-$SFX loaded, self-tested, highest priority"
+	echo "$ALGS: *-$SFX loaded, self-tested, highest priority${PRIO:+ with priority=400 (default $PRIO)}"
+}
+
+# The policy (arm64: 400 only where a core of ours is modelled faster than
+# the kernel's): the drivers as loaded by default are at $PRIO and dmesg
+# says why.  The other checks test the module's data path, so from here
+# on every modprobe gives it priority=400, above the in-tree drivers.
+default_prio() {
+	local a p why
+
+	for a in $ALGS; do
+		p=$(crypto_table | awk -v d="$a-$SFX" '$2 == d { print $4 }')
+		[ "$p" = "$PRIO" ] ||
+			fail "$a-$SFX priority ${p:-?} by default, expected $PRIO" ||
+			return
+	done
+	why=$(dmesg | grep -o "$MOD: using ${SFX%-oot}, priority $PRIO (.*)" |
+		tail -n 1)
+	[ -n "$why" ] || fail "dmesg gives no reason for priority $PRIO:" \
+		"$(dmesg | grep "$MOD: using" | tail -n 1)" || return
+	echo "default priority $PRIO: $why"
+	echo "options $MOD priority=400" >>/etc/modprobe.d/$MOD.conf
 }
 
 check_dmesg() {

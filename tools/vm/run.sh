@@ -8,6 +8,8 @@
 # given CPU model and print the guest's CHECK verdicts.
 # Exits non-zero if any check failed or reported nothing.
 #   --modparams a=b,c=d	module options (e.g. impl=sse2; adjust --expect)
+#   --prio N		the module's expected default priority (check 1; the
+#			other checks then load it with priority=400)
 #   --stress SECONDS	length of the stress check (default 15)
 #   --timeout SECONDS	limit for the VM (default 300)
 #   --demo		run guest-demo.sh instead and show its console
@@ -19,17 +21,18 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '4,16s/^# \{0,1\}//p' "$0"
+	sed -n '4,18s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 
-kernel='' cpu='' expect='' modparams='' stress=15 timeout=300 mode=check ko=''
+kernel='' cpu='' expect='' modparams='' prio='' stress=15 timeout=300 mode=check ko=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;
 	--cpu) cpu=$2 ;;
 	--expect) expect=$2 ;;
 	--modparams) modparams=$2 ;;
+	--prio) prio=$2 ;;
 	--stress) stress=$2 ;;
 	--timeout) timeout=$2 ;;
 	--ko) ko=$(realpath "$2") ;;
@@ -70,6 +73,7 @@ else
 fi
 append+=" chk_mode=$mode chk_expect=$expect chk_stress=$stress"
 [ -n "$modparams" ] && append+=" chk_modparams=$modparams"
+[ -n "$prio" ] && append+=" chk_prio=$prio"
 results=(-serial "file:$out/results.log")
 bin=qemu-system-x86_64 machine=()
 if [ "$KARCH" = arm64 ]; then
