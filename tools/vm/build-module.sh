@@ -21,7 +21,13 @@ kmake=(make -C "$HEADERS")
 	kmake+=(ARCH="$KARCH" CROSS_COMPILE="${CHACHA_CROSS:-aarch64-linux-gnu-}")
 src=${CHACHA_SRC:-$top_dir}
 [ -z "${CHACHA_KCFLAGS:-}" ] || kmake+=(KCFLAGS="$CHACHA_KCFLAGS")
-bdir=$cache/build-$KVER${CHACHA_BUILD_TAG:+-$CHACHA_BUILD_TAG}
+# 7.3's release (7.3.4) names no architecture: keep its x86-64 and arm64
+# builds apart.
+case $KVER in
+*-"$KARCH") bdir=$cache/build-$KVER ;;
+*) bdir=$cache/build-$KVER-$KARCH ;;
+esac
+bdir+=${CHACHA_BUILD_TAG:+-$CHACHA_BUILD_TAG}
 mkdir -p "$bdir"
 exec 9>"$bdir.lock"
 flock 9		# one build per kernel at a time
