@@ -42,8 +42,9 @@ for r in "${rows[@]}"; do
 	[ "$which" = all ] || args+=(--checks "$checks")
 	[ "$keep" = - ] || args+=(--keepregs "$keep")
 	[ "$keep" = - ] || checks+=" 11"
-	echo "=== kernel $kernel, Bochs $model, expecting $expect," \
-		"checks $checks${params#-}"
+	shown=$checks
+	[ "$params" = - ] || shown+=", $params"
+	echo "=== kernel $kernel, Bochs $model, expecting $expect, checks $shown"
 	t=$(now)
 	"$here/run.sh" "${args[@]}" | tee "$out"
 	pass=$(grep -c '^CHECK [0-9]* [^:]*: PASS' "$out")
