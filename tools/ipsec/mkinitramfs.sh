@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh KERNEL [KO]
+#
+# The IPsec guests' initramfs, printed as a path: static busybox, iproute2's
+# `ip` and kmod (Debian's binaries with their shared libraries and the
+# loader), the kernel's own modules for ESP with rfc7539esp(chacha20,poly1305)
+# and for a virtio NIC (with their dependencies, unpacked), a depmod index
+# and tools/ipsec/guest-init.sh as /init.  With KO, chacha20_simd.ko goes in
+# /lib/modules/KVER/extra (guest A); without it the image holds no trace of
+# the module, so nothing can load it (guest B).  Cached by content hash under
+# $CHACHA_CACHE/ipsec-initramfs.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../vm/lib.sh
+. "$here/../vm/lib.sh"
+
+kernel=${1:?usage: $0 KERNEL [chacha20_simd.ko]}
+ko=${2:-}
+load_kernel "$kernel"
+[ "$KARCH" = amd64 ] || die "only x86-64 guests so far"
+role=b
+[ -z "$ko" ] || role=a
+
+# ESP and the AEAD it asks for (seqiv(rfc7539esp(chacha20,poly1305)); seqiv
+# takes its salt from the default "stdrng", a DRBG (hmac(sha512) seeded by
+# jitterentropy; the DRBG's self-tests also run its CTR variants, so ctr and
+# aes), and copies through "ecb(cipher_null)": without them the SA fails
+# with "unable to initialize cryptographic operations"), the in-tree
+# ChaCha and Poly1305 drivers, `ip xfrm`'s netlink family, the NIC.
+# Missing names (built in, or renamed in 7.x) are only noted.
+want="esp4 xfrm_user xfrm_algo seqiv ecb crypto_null drbg jitterentropy_rng
+	hmac sha512_generic sha256_generic ctr aes_generic aesni-intel
+	chacha20poly1305 chacha_generic
+	chacha-x86_64 chacha libchacha poly1305_generic poly1305-x86_64
+	virtio_net virtio_pci"
+
+stage=$cache/ipsec-stage-$KVER-$role
+exec 9>"$stage.lock"
+flock 9
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc} "$stage/lib/modules/$KVER"
+mdir=$stage/lib/modules/$KVER
+
+for m in $want; do
+	modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" 2>/dev/null ||
+		log "note: no module $m in $KVER (built in or absent)"
+done | awk '$1 == "insmod" { print $2 }' | sort -u | while read -r f; do
+	rel=${f#"$KROOT/lib/modules/$KVER/"}
+	mkdir -p "$mdir/$(dirname "$rel")"
+	case $f in
+	*.xz) xz -dc "$f" >"$mdir/${rel%.xz}" ;;
+	*.zst) zstd -qdc "$f" >"$mdir/${rel%.zst}" ;;
+	*) cp "$f" "$mdir/$rel" ;;
+	esac
+done
+cp "$KROOT/lib/modules/$KVER"/modules.{builtin,builtin.modinfo,order} "$mdir/"
+if [ -n "$ko" ]; then
+	mkdir -p "$mdir/extra"
+	cp "$ko" "$mdir/extra/chacha20_simd.ko"
+fi
+depmod -b "$stage" "$KVER"
+
+# add_prog FILE: a dynamically linked program into /sbin, with every
+# library ldd names (and the loader) at its own path.
+add_prog() {
+	cp "$1" "$stage/sbin/"
+	ldd "$1" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' |
+		while read -r lib; do
+			mkdir -p "$stage$(dirname "$lib")"
+			cp -L "$lib" "$stage$lib"
+		done
+}
+
+bb=$(command -v busybox) || die "busybox missing (apt-get install busybox-static)"
+! ldd "$bb" >/dev/null 2>&1 || die "$bb is not static (apt-get install busybox-static)"
+cp "$bb" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
+ipbin=$(PATH=$PATH:/usr/sbin:/sbin command -v ip) ||
+	die "ip missing (apt-get install iproute2)"
+[ "$(readlink -f "$ipbin")" != "$(readlink -f "$bb")" ] ||
+	die "$ipbin is busybox's, not iproute2's"
+add_prog "$(readlink -f "$ipbin")"
+kmod=$(command -v kmod) || die "kmod missing (apt-get install kmod)"
+add_prog "$kmod"
+for p in modprobe insmod rmmod lsmod modinfo; do
+	ln -s kmod "$stage/sbin/$p"
+done
+
+cp "$here/guest-init.sh" "$stage/init"
+chmod 755 "$stage/init"
+
+# Fixed owner, times and order: the same inputs give the same image.
+find "$stage" -exec touch -h -d @0 {} +
+odir=$cache/ipsec-initramfs
+mkdir -p "$odir"
+tmp=$(mktemp "$odir/.cpio.XXXXXX")
+(cd "$stage" && find . | LC_ALL=C sort |
+	cpio -o -H newc -R 0:0 --reproducible --quiet) >"$tmp"
+out=$odir/$KVER-$role-$(sha256sum <"$tmp" | cut -c1-16).cpio.gz
+if [ -e "$out" ]; then
+	rm -f "$tmp"
+else
+	gzip -1 -n <"$tmp" >"$out.new" && mv "$out.new" "$out"
+	rm -f "$tmp"
+	log "wrote $out ($(du -h "$out" | cut -f1))"
+	find "$odir" -name "$KVER-$role-*.cpio.gz" -printf '%T@ %p\n' |
+		sort -rn | tail -n +4 | cut -d' ' -f2- | xargs -r rm -f
+fi
+echo "$out"

@@ -1,0 +1,490 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh --kernel 6.1|6.12|7.3 [options]
+#
+# Two QEMU guests (TCG, one vCPU each) of the same Debian kernel, joined only
+# by a QEMU UDP socket netdev (no host network), talk ESP with
+# rfc7539esp(chacha20,poly1305) in tunnel mode.  Guest A runs chacha20_simd,
+# guest B only the kernel's own drivers (its image holds no module).  The
+# host drives both through their second serial port and prints one verdict
+# per check, then "N passed, N failed"; the exit status is non-zero on any
+# failure or missing verdict.
+#   --cpu-a MODEL	guest A's CPU (default max: the module's AVX2 code)
+#   --cpu-b MODEL	guest B's CPU (default max)
+#   --mib N		bulk transfer size each way, MiB (default 16; 4 KiB
+#			and 1 byte are added so that it ends mid-block)
+#   --timeout SECONDS	limit for the whole run's guests (default 1800)
+# CHACHA_SRC=DIR builds the module from DIR (tools/vm/build-module.sh; with
+# CHACHA_BUILD_TAG=name in a build directory of its own).
+# Logs: $CHACHA_CACHE/ipsec-runs/<kernel>[-<tag>]/ (build.log, console-a.log,
+# console-b.log, session.log: every command sent and its answer).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../vm/lib.sh
+. "$here/../vm/lib.sh"
+
+usage() {
+	sed -n '4,20s/^# \{0,1\}//p' "$0"
+	exit 2
+}
+
+impl_a='?' kernel='' cpu_a=max cpu_b=max mib=16 timeout=1800
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2 ;;
+	--cpu-a) cpu_a=$2 ;;
+	--cpu-b) cpu_b=$2 ;;
+	--mib) mib=$2 ;;
+	--timeout) timeout=$2 ;;
+	*) usage ;;
+	esac
+	shift 2
+done
+[ -n "$kernel" ] || usage
+case $kernel in *-arm64) die "arm64 guests are not supported yet" ;; esac
+[[ $mib =~ ^[1-9][0-9]*$ ]] || usage
+
+# The checks, by number and name.
+checks=(1 boot 2 link 3 sa 4 ping-a-to-b 5 ping-b-to-a 6 crypto-a
+	7 crypto-b 8 bulk-a-to-b 9 bulk-b-to-a 10 esp-counted
+	11 badkey-at-b 12 badkey-at-a 13 dmesg)
+
+out=$cache/ipsec-runs/$kernel${CHACHA_BUILD_TAG:+-$CHACHA_BUILD_TAG}
+rm -rf "$out"
+mkdir -p "$out"
+
+# ---------------------------------------------------------------- build
+t0=$(now)
+load_kernel "$kernel"
+
+# The kernel must have what the tunnel needs; if not, every check fails
+# (tools/kernel/test7.config, the 7.x test kernel, has no IPv4 nor NIC).
+missing=''
+for c in INET XFRM_USER INET_ESP XFRM_STATISTICS CRYPTO_SEQIV \
+	CRYPTO_CHACHA20POLY1305 PCI VIRTIO_PCI VIRTIO_NET; do
+	grep -Eq "^CONFIG_$c=[ym]" "$HEADERS/.config" || missing+=" CONFIG_$c"
+done
+if [ -n "$missing" ]; then
+	for ((i = 0; i < ${#checks[@]}; i += 2)); do
+		echo "CHECK ${checks[i]} ${checks[i + 1]}: FAIL not run:" \
+			"$KVER lacks$missing"
+	done
+	echo "0 passed, $((${#checks[@]} / 2)) failed"
+	exit 1
+fi
+
+{
+	ko=$("$vm_dir/build-module.sh" "$kernel") &&
+		initrd_a=$("$here/mkinitramfs.sh" "$kernel" "$ko") &&
+		initrd_b=$("$here/mkinitramfs.sh" "$kernel")
+} 2>"$out/build.log" || {
+	tail -n 30 "$out/build.log" >&2
+	die "build failed (log: $out/build.log)"
+}
+t1=$(now)
+log "built in $((t1 - t0)) s: $KVER; A: $initrd_a; B: $initrd_b"
+
+# ---------------------------------------------------------------- guests
+# Each guest: console on ttyS0 (a file), the host's command channel on
+# ttyS1 (a QEMU pipe chardev: two FIFOs), one virtio NIC on a UDP socket
+# netdev aimed at the other guest's.
+port=$((20000 + (RANDOM % 20000) * 2))
+declare -A qpid wfd rfd dead
+start_guest() { # NAME CPU INITRD LOCALPORT PEERPORT MAC
+	local g=$1 fdw fdr
+	mkfifo "$out/ctl-$g.in" "$out/ctl-$g.out"
+	# shellcheck disable=SC2054 # the commas are QEMU's
+	timeout "$timeout" qemu-system-x86_64 -accel tcg,thread=single \
+		-cpu "$2" -smp 1 -m 512M -nodefaults -display none -no-reboot \
+		-serial "file:$out/console-$g.log" \
+		-serial "pipe:$out/ctl-$g" \
+		-netdev "socket,id=n0,udp=127.0.0.1:$5,localaddr=127.0.0.1:$4" \
+		-device "virtio-net-pci,netdev=n0,mac=$6,romfile=" \
+		-kernel "$VMLINUZ" -initrd "$3" \
+		-append "console=ttyS0 panic=-1 quiet no5lvl ipsec_name=$g" \
+		</dev/null >"$out/qemu-$g.log" 2>&1 &
+	qpid[$g]=$!
+	# Read-write opens of the FIFOs never block, whether QEMU is up or not.
+	exec {fdw}<>"$out/ctl-$g.in" {fdr}<>"$out/ctl-$g.out"
+	wfd[$g]=$fdw rfd[$g]=$fdr dead[$g]=''
+}
+stop_guests() {
+	local g
+	for g in "${!qpid[@]}"; do
+		kill "${qpid[$g]}" 2>/dev/null || true
+	done
+}
+trap stop_guests EXIT
+
+# on G [-t SECONDS] COMMAND: run the shell command in guest G ("a" or "b"),
+# print its output, and return its exit status (124: no answer in time,
+# after which that guest is given up).
+on() {
+	local g=$1 t=120 line part
+	shift
+	if [ "$1" = -t ]; then
+		t=$2
+		shift 2
+	fi
+	if [ -n "${dead[$g]}" ]; then
+		echo "(guest $g is not answering)"
+		return 124
+	fi
+	printf '>>> %s: %s\n' "$g" "$*" >>"$out/session.log"
+	printf '%s\n' "$*" >&"${wfd[$g]}"
+	SECONDS=0
+	part=
+	while [ $SECONDS -lt "$t" ]; do
+		if ! IFS= read -r -t 2 -u "${rfd[$g]}" line; then
+			# No whole line for 2 s (read keeps what came of one):
+			# go on waiting while the guest's QEMU lives.
+			part+=$line
+			kill -0 "${qpid[$g]}" 2>/dev/null || break
+			continue
+		fi
+		line=$part${line%$'\r'} part=
+		case $line in
+		"@@END "*)
+			echo "<<< status ${line#@@END }" >>"$out/session.log"
+			return "${line#@@END }"
+			;;
+		esac
+		printf '%s\n' "$line" | tee -a "$out/session.log"
+	done
+	dead[$g]=1
+	echo "<<< no answer ($SECONDS s)" >>"$out/session.log"
+	echo "(guest $g did not answer; see console-$g.log)"
+	return 124
+}
+
+# wait_ready G: the guest's "@@READY" on its command channel.
+wait_ready() {
+	local line
+	while IFS= read -r -t 300 -u "${rfd[$1]}" line; do
+		case $line in *@@READY*) return 0 ;; esac
+	done
+	dead[$1]=1
+	return 1
+}
+
+# ---------------------------------------------------------------- verdicts
+declare -A verdicts
+# verdict N OK DETAIL: OK is 0 for a pass, anything else a failure.
+verdict() {
+	local n=$1 ok=$2 name i res=FAIL
+	shift 2
+	for ((i = 0; i < ${#checks[@]}; i += 2)); do
+		[ "${checks[i]}" != "$n" ] || name=${checks[i + 1]}
+	done
+	[ "$ok" != 0 ] || res=PASS
+	verdicts[$n]=$res
+	echo "CHECK $n $name: $res $*" | tee -a "$out/results.log"
+}
+
+# ---------------------------------------------------------------- the network
+# Outer (wire) addresses and inner (tunnelled) ones; SPIs; 36-byte keys
+# (ChaCha20 key and 4-byte salt), new each run.
+outer_a=10.0.0.1 outer_b=10.0.0.2 inner_a=10.9.0.1 inner_b=10.9.0.2
+spi_ab=0x1001 spi_ba=0x2002
+hexkey() { printf '0x%s' "$(od -An -tx1 -N36 /dev/urandom | tr -d ' \n')"; }
+key_ab=$(hexkey) key_ba=$(hexkey) key_bad=$(hexkey)
+alg="aead 'rfc7539esp(chacha20,poly1305)'"
+echo "keys: A->B $key_ab, B->A $key_ba, wrong $key_bad" >>"$out/session.log"
+
+# sa_cmd SRC DST SPI KEY: the `ip xfrm state add` of one direction
+sa_cmd() {
+	echo "ip xfrm state add src $1 dst $2 proto esp spi $3 reqid $3" \
+		"mode tunnel $alg $4 128"
+}
+sa_del() {
+	echo "ip xfrm state delete src $1 dst $2 proto esp spi $3"
+}
+# setup_sas G: both SAs and both policies of guest G.
+setup_sas() {
+	local lo=$outer_a ro=$outer_b li=$inner_a ri=$inner_b so=$spi_ab
+	local si=$spi_ba ko=$key_ab ki=$key_ba
+	if [ "$1" = b ]; then
+		lo=$outer_b ro=$outer_a li=$inner_b ri=$inner_a so=$spi_ba
+		si=$spi_ab ko=$key_ba ki=$key_ab
+	fi
+	on "$1" "$(sa_cmd "$lo" "$ro" "$so" "$ko") &&" \
+		"$(sa_cmd "$ro" "$lo" "$si" "$ki") &&" \
+		"ip xfrm policy add src $li/32 dst $ri/32 dir out" \
+		"tmpl src $lo dst $ro proto esp reqid $so mode tunnel &&" \
+		"ip xfrm policy add src $ri/32 dst $li/32 dir in" \
+		"tmpl src $ro dst $lo proto esp reqid $si mode tunnel &&" \
+		"ip route add $ri/32 via $ro src $li"
+}
+
+# counter G NAME: a counter of /proc/net/xfrm_stat
+counter() {
+	on "$1" "awk '\$1 == \"$2\" { print \$2 }' /proc/net/xfrm_stat"
+}
+# in_echos G: ICMP echo requests G's IP stack took in (/proc/net/snmp)
+in_echos() {
+	on "$1" "awk '/^Icmp:/ { if (!h) { for (i = 1; i <= NF; i++)" \
+		"c[\$i] = i; h = 1 } else print \$c[\"InEchos\"] }' /proc/net/snmp"
+}
+# esp_driver: from /proc/crypto on stdin, "driver refcnt" of the
+# rfc7539esp(chacha20,poly1305) instance(s)
+esp_driver() {
+	awk -v RS= '{
+		name = drv = ref = ""
+		n = split($0, l, "\n")
+		for (i = 1; i <= n; i++) {
+			k = l[i]; sub(/[ \t]*:.*/, "", k)
+			v = l[i]; sub(/^[^:]*:[ \t]*/, "", v)
+			if (k == "name") name = v
+			if (k == "driver") drv = v
+			if (k == "refcnt") ref = v
+		}
+		if (name == "rfc7539esp(chacha20,poly1305)")
+			print drv, (ref == "" ? "?" : ref)
+	}'
+}
+# sa_bytes SPI: from `ip -s xfrm state` on stdin, the bytes that SA carried
+sa_bytes() {
+	awk -v spi="$1" '
+		/^src / { cur = 0 }
+		/proto esp spi/ { cur = (index($0, sprintf("spi 0x%08x", spi)) > 0) }
+		cur && want { print $1 + 0; want = 0 }
+		cur && /lifetime current:/ { want = 1 }'
+}
+# ping_sizes G DST SIZES...: ping each size 3 times; prints "size:received"
+# for each and returns 0 only if every ping was answered.
+ping_sizes() {
+	local g=$1 dst=$2 s got all=0 res=''
+	shift 2
+	for s in "$@"; do
+		got=$(on "$g" -t 60 "ping -c 3 -i 0.3 -W 3 -s $s $dst" |
+			sed -n 's/.* \([0-9]*\) packets received.*/\1/p')
+		res+=" $s:${got:-?}/3"
+		[ "${got:-0}" = 3 ] || all=1
+	done
+	echo "${res# }"
+	return $all
+}
+# sha_of G FILE: "size sha256" of a file in guest G
+sha_of() {
+	on "$1" "echo \$(wc -c <$2) \$(sha256sum <$2 | cut -d' ' -f1)"
+}
+# bulk N FROM TO TO_INNER PORT: send FROM's /tmp/tx to TO over TCP through
+# the tunnel; the verdict compares size and SHA-256 at both ends.
+bulk() {
+	local n=$1 from=$2 to=$3 dst=$4 p=$5 t sent got last=-1 now_sz stall=0
+	t=$(now)
+	sent=$(sha_of "$from" /tmp/tx) || sent="? ?"
+	# The receiver's nc reads its stdin from a FIFO it holds open itself:
+	# it never sees EOF there, so it never shuts down its sending half
+	# early (which would make the sender's nc stop).
+	on "$to" "rm -f /tmp/rx /tmp/rx.done; mkfifo /tmp/hold-$p;" \
+		"(nc -l -p $p <>/tmp/hold-$p >/tmp/rx 2>/tmp/rx.err;" \
+		"echo \$? >/tmp/rx.done) & i=0; while [ \$i -lt 50 ]; do" \
+		"netstat -ltn | grep -q ':$p ' && exit 0; sleep 0.2;" \
+		"i=\$((i + 1)); done; exit 1" >/dev/null || {
+		verdict "$n" 1 "the receiver on $to did not listen"
+		return
+	}
+	on "$from" "rm -f /tmp/tx.done; (nc $dst $p </tmp/tx >/dev/null" \
+		"2>/tmp/tx.err; echo \$? >/tmp/tx.done) & echo \$! >/tmp/tx.pid" \
+		>/dev/null || true
+	# Wait for the receiver to finish; give up when its file has not
+	# grown for 60 s (a wrong cipher: every full-size segment dropped).
+	while ! on "$to" "test -e /tmp/rx.done" >/dev/null; do
+		[ -z "${dead[$to]}" ] || break
+		now_sz=$(on "$to" "wc -c </tmp/rx") || now_sz=-2
+		if [ "$now_sz" = "$last" ]; then
+			stall=$((stall + 5))
+			[ $stall -lt 60 ] || break
+		else
+			stall=0 last=$now_sz
+		fi
+		sleep 5
+	done
+	on "$from" "kill \$(cat /tmp/tx.pid) 2>/dev/null; true" >/dev/null ||
+		true
+	got=$(sha_of "$to" /tmp/rx) || got="? ?"
+	t=$(($(now) - t))
+	if [ "$sent" = "$got" ]; then
+		verdict "$n" 0 "${sent%% *} bytes, sha256 ${sent#* } equal at" \
+			"both ends ($t s)"
+	elif [ $stall -ge 60 ]; then
+		verdict "$n" 1 "stalled: ${got%% *} of ${sent%% *} bytes arrived," \
+			"none for 60 s ($t s)"
+	else
+		verdict "$n" 1 "sent ${sent%% *} bytes sha256 ${sent#* }," \
+			"received ${got%% *} bytes sha256 ${got#* } ($t s)"
+	fi
+}
+
+# ---------------------------------------------------------------- the run
+log "booting A (-cpu $cpu_a, chacha20_simd) and B (-cpu $cpu_b, in-tree only)"
+start_guest a "$cpu_a" "$initrd_a" "$port" "$((port + 1))" 52:54:00:00:00:0a
+start_guest b "$cpu_b" "$initrd_b" "$((port + 1))" "$port" 52:54:00:00:00:0b
+ready=0
+wait_ready a && wait_ready b && ready=1
+t2=$(now)
+
+# 1. boot: both guests up; the module in A and only in A.
+if [ $ready = 1 ]; then
+	mod_a=$(on a "modprobe chacha20_simd && grep -c '^chacha20_simd ' /proc/modules &&" \
+		"awk '/^name/ { n = \$3 } /^driver/ { d = \$3 } /^priority/ { p = \$3 }" \
+		"/^selftest/ && n == \"chacha20\" { print p, d, \$3 }' /proc/crypto |" \
+		"sort -rn | head -n 1") || true
+	mod_b=$(on b "find /lib/modules -name 'chacha20_simd*' | wc -l;" \
+		"grep -c '^chacha20_simd ' /proc/modules") || true
+	mod_a=$(echo "$mod_a" | paste -sd' ') mod_b=$(echo "$mod_b" | paste -sd' ')
+	# A: "1 PRIORITY chacha20-ISA-oot passed" (the top chacha20 driver is
+	# the module's and passed the kernel's self-tests); B: "0 0" (no
+	# file, not loaded).
+	impl_a=$(echo "$mod_a" | cut -d' ' -f3)
+	ok=0
+	{ [[ $mod_a =~ ^1\ [0-9]+\ chacha20-[a-z0-9]+-oot\ passed$ ]] &&
+		[ "$mod_b" = "0 0" ]; } || ok=1
+	verdict 1 $ok "A: chacha20_simd loaded, chacha20 is $impl_a (priority" \
+		"$(echo "$mod_a" | cut -d' ' -f2), selftest" \
+		"$(echo "$mod_a" | cut -d' ' -f4)); B: module files $(echo "$mod_b" |
+			cut -d' ' -f1), loaded $(echo "$mod_b" | cut -d' ' -f2)"
+else
+	verdict 1 1 "the guests did not come up (see $out/console-[ab].log)"
+fi
+
+# 2. link: the wire, in clear, before any SA.
+on a "ip link set eth0 up && ip addr add $outer_a/24 dev eth0 &&" \
+	"ip addr add $inner_a/32 dev lo" >/dev/null || true
+on b "ip link set eth0 up && ip addr add $outer_b/24 dev eth0 &&" \
+	"ip addr add $inner_b/32 dev lo" >/dev/null || true
+ok=0
+r1=$(ping_sizes a $outer_b 64) || ok=1
+r2=$(ping_sizes b $outer_a 64) || ok=1
+verdict 2 $ok "plain ping over the socket netdev: A->B $r1, B->A $r2"
+
+# 3. sa: ESP SAs and policies on both sides.
+ok=0
+sa_a=$(setup_sas a 2>&1) || ok=1
+sa_b=$(setup_sas b 2>&1) || ok=1
+n_a=$(on a "ip xfrm state | grep -c 'rfc7539esp(chacha20,poly1305)'") || ok=1
+n_b=$(on b "ip xfrm state | grep -c 'rfc7539esp(chacha20,poly1305)'") || ok=1
+{ [ "$n_a" = 2 ] && [ "$n_b" = 2 ]; } || ok=1
+verdict 3 $ok "tunnel-mode SAs with rfc7539esp(chacha20,poly1305): A has" \
+	"${n_a:-?}, B has ${n_b:-?}${sa_a:+; A: $sa_a}${sa_b:+; B: $sa_b}"
+
+# 4, 5. ping through the tunnel, both ways.
+sizes="1 64 255 256 257 511 1024 1400"
+ok=0
+# shellcheck disable=SC2086 # the word list
+r=$(ping_sizes a $inner_b $sizes) || ok=1
+verdict 4 $ok "size:answered $r"
+ok=0
+# shellcheck disable=SC2086
+r=$(ping_sizes b $inner_a $sizes) || ok=1
+verdict 5 $ok "size:answered $r"
+
+# 6, 7. who serves the ESP instance on each side.
+esp_a=$(on a "cat /proc/crypto" | esp_driver | paste -sd';') || true
+use_a=$(on a "awk '\$1 == \"chacha20_simd\" { print \$3 }' /proc/modules") ||
+	true
+ok=0
+{ [[ $esp_a =~ ^rfc7539esp\(chacha20-[a-z0-9]+-oot,[^\;]*\)\ [0-9?]+$ ]] &&
+	[ "${use_a:-0}" -ge 1 ]; } || ok=1
+verdict 6 $ok "A: ${esp_a:-no rfc7539esp instance}; chacha20_simd in use" \
+	"${use_a:-?} times"
+esp_b=$(on b "cat /proc/crypto" | esp_driver | paste -sd';') || true
+oot_b=$(on b "grep -c -- '-oot' /proc/crypto") || true
+ok=0
+{ [[ $esp_b =~ ^rfc7539esp\(chacha20-(simd|generic|lib),[^\;]*\)\ [0-9?]+$ ]] &&
+	[ "$oot_b" = 0 ]; } || ok=1
+verdict 7 $ok "B: ${esp_b:-no rfc7539esp instance}; -oot drivers: $oot_b"
+
+# 8, 9. bulk transfer both ways, checksummed at both ends.
+size=$((mib * 1024 * 1024 + 4097))
+on a -t 300 "head -c $size /dev/urandom >/tmp/tx" >/dev/null || true
+on b -t 300 "head -c $size /dev/urandom >/tmp/tx" >/dev/null || true
+bulk 8 a b $inner_b 5001
+bulk 9 b a $inner_a 5002
+
+# 10. the traffic went through the SAs: bytes counted on each, no error.
+st_a=$(on a "ip -s xfrm state") || true
+st_b=$(on b "ip -s xfrm state") || true
+ab_a=$(sa_bytes $spi_ab <<<"$st_a") ab_b=$(sa_bytes $spi_ab <<<"$st_b")
+ba_a=$(sa_bytes $spi_ba <<<"$st_a") ba_b=$(sa_bytes $spi_ba <<<"$st_b")
+err_a=$(counter a XfrmInStateProtoError) || true
+err_b=$(counter b XfrmInStateProtoError) || true
+ok=0
+{ [ "${ab_a:-0}" -ge "$size" ] && [ "${ab_b:-0}" -ge "$size" ] &&
+	[ "${ba_a:-0}" -ge "$size" ] && [ "${ba_b:-0}" -ge "$size" ] &&
+	[ "$err_a" = 0 ] && [ "$err_b" = 0 ]; } || ok=1
+verdict 10 $ok "SA A->B: ${ab_a:-?} bytes sent by A, ${ab_b:-?} taken by B;" \
+	"SA B->A: ${ba_b:-?} sent by B, ${ba_a:-?} taken by A;" \
+	"XfrmInStateProtoError A ${err_a:-?} B ${err_b:-?}"
+
+# 11, 12. a wrong key at the receiver: nothing gets through, and the
+# receiver counts the failures.  badkey RECEIVER SENDER SRC DST SPI KEY
+badkey() {
+	local n=$1 rx=$2 tx=$3 src=$4 dst=$5 spi=$6 key=$7 dst_in=$8
+	local e0 e1 i0 i1 r ok=0 fixed
+	e0=$(counter "$rx" XfrmInStateProtoError) || ok=1
+	i0=$(in_echos "$rx") || ok=1
+	on "$rx" "$(sa_del "$src" "$dst" "$spi") && $(sa_cmd "$src" "$dst" \
+		"$spi" "$key_bad")" >/dev/null || ok=1
+	r=$(ping_sizes "$tx" "$dst_in" 1 64 1400) && ok=1
+	[[ $r =~ ^1:0/3\ 64:0/3\ 1400:0/3$ ]] || ok=1
+	e1=$(counter "$rx" XfrmInStateProtoError) || ok=1
+	i1=$(in_echos "$rx") || ok=1
+	{ [ "${e1:-0}" -gt "${e0:-0}" ] && [ "$i1" = "$i0" ]; } || ok=1
+	# The right key back, and the tunnel works again.
+	on "$rx" "$(sa_del "$src" "$dst" "$spi") && $(sa_cmd "$src" "$dst" \
+		"$spi" "$key")" >/dev/null || ok=1
+	fixed=$(ping_sizes "$tx" "$dst_in" 64) || ok=1
+	verdict "$n" $ok "wrong key at $rx: answered $r;" \
+		"$rx's XfrmInStateProtoError ${e0:-?} -> ${e1:-?}," \
+		"ICMP echo requests taken in ${i0:-?} -> ${i1:-?};" \
+		"right key again: $fixed"
+}
+badkey 11 b a $outer_a $outer_b $spi_ab "$key_ab" $inner_b
+badkey 12 a b $outer_b $outer_a $spi_ba "$key_ba" $inner_a
+
+# 13. no warning, BUG, Oops or failed self-test in either kernel: its
+# dmesg, and its console (which has the end of a kernel that died).
+bad=''
+for g in a b; do
+	on "$g" "dmesg" >"$out/dmesg-$g.log" || bad+=" $g: stopped answering"
+	d=$(cat "$out/dmesg-$g.log" "$out/console-$g.log" |
+		grep -E 'WARNING|BUG|Oops|Call Trace|alg: .*(fail|error)' |
+		sort -u | head -n 3 | paste -sd'|') || true
+	[ -z "$d" ] || bad+=" $g: $d"
+done
+ok=0
+[ -z "$bad" ] || ok=1
+verdict 13 $ok "${bad:-no WARNING, BUG, Oops or alg: failure in A or B}"
+
+t3=$(now)
+for g in a b; do
+	[ -n "${dead[$g]}" ] || printf '@@QUIT\n' >&"${wfd[$g]}"
+done
+for g in a b; do
+	i=0
+	while kill -0 "${qpid[$g]}" 2>/dev/null && [ $i -lt 30 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+done
+stop_guests
+
+pass=0 fail=0
+for ((i = 0; i < ${#checks[@]}; i += 2)); do
+	n=${checks[i]}
+	if [ "${verdicts[$n]:-}" = PASS ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		[ -n "${verdicts[$n]:-}" ] ||
+			echo "CHECK $n ${checks[i + 1]}: FAIL no verdict"
+	fi
+done
+echo "IPSEC $KVER A=-cpu $cpu_a ($impl_a) B=-cpu $cpu_b: $pass passed," \
+	"$fail failed (build $((t1 - t0)) s, boot $((t2 - t1)) s," \
+	"checks $((t3 - t2)) s; logs: $out)"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
