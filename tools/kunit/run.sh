@@ -180,8 +180,10 @@ grep -q '^KT selftest default ' "$out/console.txt" ||
 # manager's tests: the guest waits until no test larval ("unknown") of
 # ours is left, so every row must say passed.
 grep '^KT waited' "$out/console.txt" >&2 || true
+# (No selftest line at all, e.g. after an oops at load, must not end the
+# script here under pipefail: the reports below say why.)
 bad=$(grep '^KT selftest ' "$out/console.txt" | awk '
-	$5 != "passed" { print $3, $4, $5 }')
+	$5 != "passed" { print $3, $4, $5 }') || true
 [ -z "$bad" ] || fail "crypto manager self-tests not passed: $bad"
 # Kernel reports: crypto manager failures, KASAN, lockdep, atomic sleep,
 # kCFI (an indirect call whose target has another type: "CFI failure at"),
