@@ -7,11 +7,15 @@
 # plus config fragments, cached.  Prints the build directory (usable as
 # KDIR for M= module builds); its kernel.env names the image, the source,
 # ARCH, CROSS_COMPILE and CC to build modules with.
-#   -k 7.3|7.3-rt|6.12	the test kernel of that series (default 7.3):
+#   -k 7.3|7.3-rt|7.3-cfi|6.12	the test kernel of that series (default 7.3):
 #		7.3: linux-source-7.3 (trixie-backports), test7.config +
 #		test7-ARCH.config, for the VM checks and KUnit alike;
 #		7.3-rt: the same + test7-rt.config (PREEMPT_RT), for KUnit
 #		on request (not in make check);
+#		7.3-cfi: the same built with clang-19 and lld-19 (LLVM=-19)
+#		+ test7-cfi.config + test7-cfi-ARCH.config (kCFI; IBT on
+#		x86-64; PAC, BTI and the shadow call stack on arm64), for
+#		the VM checks and KUnit on request (not in make check);
 #		6.12: linux-source-6.12 (bookworm-backports), debug.config +
 #		debug-ARCH.config, for KUnit on 6.12 (not in make check)
 #   -p PKG	another source package
@@ -34,11 +38,11 @@ while getopts "k:p:s:S:f:" o; do
 	s) suites=$OPTARG ;;
 	S) srcdir=$OPTARG ;;
 	f) frags+=("$OPTARG") ;;
-	*) sed -n '4,19s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,23s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-arch=${1:?usage: $0 [-k 7.3|7.3-rt|6.12] [-p PKG] [-s SUITES] [-S DIR] [-f FRAG] x86_64|arm64}
+arch=${1:?usage: $0 [-k 7.3|7.3-rt|7.3-cfi|6.12] [-p PKG] [-s SUITES] [-S DIR] [-f FRAG] x86_64|arm64}
 log() { echo "${0##*/}: $*" >&2; }
 
 case $arch in
@@ -46,11 +50,21 @@ x86_64) cross='' image=arch/x86/boot/bzImage ;;
 arm64) cross=aarch64-linux-gnu- image=arch/arm64/boot/Image ;;
 *) log "unknown arch $arch"; exit 2 ;;
 esac
+# llvm: the LLVM= of the build (a clang kernel), empty for gcc.
+llvm=''
 case $series in
 7.*)
-	: "${pkg:=linux-source-${series%-rt}}" "${suites:=trixie trixie-backports}"
+	base=${series%-rt}
+	base=${base%-cfi}
+	: "${pkg:=linux-source-$base}" "${suites:=trixie trixie-backports}"
 	preset=("$here/test7.config" "$here/test7-$arch.config")
-	[ "${series%-rt}" = "$series" ] || preset+=("$here/test7-rt.config")
+	case $series in
+	*-rt) preset+=("$here/test7-rt.config") ;;
+	*-cfi)
+		preset+=("$here/test7-cfi.config" "$here/test7-cfi-$arch.config")
+		llvm=${CHACHA_LLVM:--19}
+		;;
+	esac
 	;;
 6.12)
 	: "${pkg:=linux-source-6.12}"
@@ -79,6 +93,13 @@ else
 fi
 
 cc=${cross}gcc
+if [ -n "$llvm" ]; then
+	# LLVM=-19 names clang-19, ld.lld-19, llvm-ar-19...; clang finds the
+	# target from ARCH, CROSS_COMPILE is not needed.
+	cc=clang$llvm
+	command -v "ld.lld$llvm" >/dev/null ||
+		{ log "ld.lld$llvm missing (apt-get install lld${llvm#-})"; exit 1; }
+fi
 command -v "$cc" >/dev/null || { log "$cc missing"; exit 1; }
 key=$({ echo "$version $arch"; cat "${frags[@]}"; "$cc" --version | head -n 1; } |
 	sha256sum | cut -c1-12)
@@ -92,6 +113,7 @@ export CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime
 export CCACHE_BASEDIR=$cache
 kmake=(make -C "$srcdir" O="$out" ARCH="$arch" CROSS_COMPILE="$cross"
 	CC="ccache $cc" -j"${KBUILD_JOBS:-2}")
+[ -z "$llvm" ] || kmake+=(LLVM="$llvm")
 
 if [ ! -e "$out/.done" ]; then
 	t0=$(date +%s)
@@ -120,6 +142,7 @@ if [ ! -e "$out/.done" ]; then
 		echo "KARCH=$arch"
 		echo "KCROSS=$cross"
 		echo "KCC=\"ccache $cc\""
+		echo "KLLVM=$llvm"
 		echo "KVERSION=$version"
 		echo "KRELEASE=$(cat "$out/include/config/kernel.release")"
 	} >"$out/kernel.env"

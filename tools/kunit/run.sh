@@ -11,8 +11,8 @@
 # kunit.py.  The kernel's modules go into the initramfs, so that the crypto
 # manager and the tests can load their references (7.x: chacha20-lib).
 # Fails on a failed or missing test, fewer than --min cases, an `alg:`
-# self-test failure, and any KASAN, lockdep, atomic-sleep, WARNING, BUG or
-# Oops report.
+# self-test failure, and any KASAN, lockdep, atomic-sleep, CFI, WARNING,
+# BUG or Oops report.
 #   --cpu bochs:MODEL	x86_64 under Bochs 3.0 (tools/bochs) with its CPU
 #			MODEL, e.g. corei3_cnl (AVX-512), instead of QEMU
 #   --expect LIST	implementations the CPU must run, comma-separated
@@ -24,7 +24,8 @@
 #   --min N		fewest test cases kunit.py must count (default 20)
 #   --timeout S		limit for the VM (default 1200)
 #   --append ARGS	more kernel parameters (e.g. cryptomgr.notests=1)
-#   -k SERIES		7.3 (default), 7.3-rt (PREEMPT_RT) or 6.12: tools/kernel/build.sh -k
+#   -k SERIES		7.3 (default), 7.3-rt (PREEMPT_RT), 7.3-cfi (clang, kCFI)
+#			or 6.12: tools/kernel/build.sh -k
 # CHACHA_SRC=DIR tests the sources in DIR instead of this tree.
 # Logs: $CHACHA_CACHE/runs/kunit-<series>-<arch>-<cpu>/{build,console}.log, ktap.txt
 set -euo pipefail
@@ -34,7 +35,7 @@ top=$(cd "$here/../.." && pwd)
 cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
 log() { echo "${0##*/}: $*" >&2; }
 die() { log "$*"; exit 1; }
-usage() { sed -n '4,30s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '4,31s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 arch='' cpu='' expect='' extra='' impls='' modparams=- fuzz=1000 min=20 timeout=1200 series=7.3
 while [ $# -gt 0 ]; do
@@ -89,8 +90,11 @@ fi | grep -Ev '\.(o|ko|mod|mod\.c|cmd|a|order|symvers)$' |
 	done
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 export CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime
+# A clang kernel's kernel.env names its LLVM= (clang-19, lld-19).
+llvm=()
+[ -z "${KLLVM:-}" ] || llvm=(LLVM="$KLLVM")
 if ! make -C "$KBUILD" M="$bdir" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" \
-	CC="$KCC" W=1 CHACHA_TEST_HOOKS=1 -j2 modules >>"$out/build.log" 2>&1; then
+	CC="$KCC" "${llvm[@]}" W=1 CHACHA_TEST_HOOKS=1 -j2 modules >>"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
 	die "module build failed (log: $out/build.log)"
 fi
@@ -113,7 +117,7 @@ ln -s busybox "$stage/bin/sh"
 cp "$here/guest-init.sh" "$stage/init"
 cp "$bdir/chacha20_simd.ko" "$bdir/kunit/chacha20_simd_kunit.ko" "$stage/"
 make -s -C "$KSRC" O="$KBUILD" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" \
-	INSTALL_MOD_PATH="$stage" INSTALL_MOD_STRIP=1 modules_install \
+	"${llvm[@]}" INSTALL_MOD_PATH="$stage" INSTALL_MOD_STRIP=1 modules_install \
 	>>"$out/build.log" 2>&1 || die "modules_install failed (log: $out/build.log)"
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
 	gzip -1 -n >"$out/initramfs.cpio.gz"
@@ -176,12 +180,15 @@ grep -q '^KT selftest default ' "$out/console.txt" ||
 # manager's tests: the guest waits until no test larval ("unknown") of
 # ours is left, so every row must say passed.
 grep '^KT waited' "$out/console.txt" >&2 || true
+# (No selftest line at all, e.g. after an oops at load, must not end the
+# script here under pipefail: the reports below say why.)
 bad=$(grep '^KT selftest ' "$out/console.txt" | awk '
-	$5 != "passed" { print $3, $4, $5 }')
+	$5 != "passed" { print $3, $4, $5 }') || true
 [ -z "$bad" ] || fail "crypto manager self-tests not passed: $bad"
 # Kernel reports: crypto manager failures, KASAN, lockdep, atomic sleep,
+# kCFI (an indirect call whose target has another type: "CFI failure at"),
 # warnings, oopses; only the manager's own banner is allowed.
-if grep -nE 'alg: |BUG:|WARNING:|Oops|Kernel panic|KASAN|INFO: |Call Trace|sleeping function|scheduling while atomic|DEBUG_LOCKS_WARN_ON' \
+if grep -nE 'alg: |BUG:|WARNING:|Oops|Kernel panic|KASAN|CFI failure|INFO: |Call Trace|sleeping function|scheduling while atomic|DEBUG_LOCKS_WARN_ON' \
 	"$out/console.txt" |
 	grep -v -E 'alg: (extra|full) crypto tests enabled' >"$out/reports.txt"; then
 	head -n 40 "$out/reports.txt" >&2

@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-module.sh 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]
+# build-module.sh 6.1|6.12|7.3|7.3-cfi|6.1-rt|6.12-rt[-arm64]
 #
 # Build chacha20_simd.ko with W=1 against that Debian kernel's headers and
 # print the path of the .ko; fail on any compiler or objtool warning.
 # arm64 kernels: cross-built with ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-.
+# Clang kernels (7.3-cfi): built with the kernel's LLVM= (clang-19, lld-19).
 # CHACHA_CLEAN=1 rebuilds from scratch, so that every warning shows.
 # CHACHA_KCFLAGS=... is passed as KCFLAGS (after the kernel's own flags),
 # in a build directory of its own named by CHACHA_BUILD_TAG.  The sources (git ls-files of the tree, or of
@@ -15,8 +16,9 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-load_kernel "${1:?usage: $0 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]}"
+load_kernel "${1:?usage: $0 6.1|6.12|7.3|7.3-cfi|6.1-rt|6.12-rt[-arm64]}"
 kmake=(make -C "$HEADERS")
+[ -z "$KLLVM" ] || kmake+=(LLVM="$KLLVM")
 [ "$KARCH" = amd64 ] ||
 	kmake+=(ARCH="$KARCH" CROSS_COMPILE="${CHACHA_CROSS:-aarch64-linux-gnu-}")
 src=${CHACHA_SRC:-$top_dir}

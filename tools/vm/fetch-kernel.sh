@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fetch-kernel.sh 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]
+# fetch-kernel.sh 6.1|6.12|7.3|7.3-cfi|6.1-rt|6.12-rt[-arm64]
 #
 # Download Debian's newest kernel of that series (image, headers, kbuild),
 # unpack it into one root under the cache, point the packages' absolute
@@ -19,6 +19,9 @@
 #           KUnit runs use too; Debian 13's own kernel packages need a
 #           newer glibc for their kbuild tools), its modules installed
 #           into a root beside the build; 7.3-arm64 likewise
+#   7.3-cfi -> the same built with clang-19 as a kCFI kernel
+#           (tools/kernel/build.sh -k 7.3-cfi); its kernel.env adds KLLVM
+#           (LLVM=-19), which build-module.sh passes on
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -51,19 +54,21 @@ case $base in
 		rm -rf "$dir"
 		mkdir -p "$dir/root"
 		make -s -C "$KSRC" O="$KBUILD" ARCH="$KARCH" \
-			CROSS_COMPILE="$KCROSS" INSTALL_MOD_PATH="$dir/root" modules_install >&2
+			CROSS_COMPILE="$KCROSS" ${KLLVM:+LLVM="$KLLVM"} \
+			INSTALL_MOD_PATH="$dir/root" modules_install >&2
 		cat >"$dir/kernel.env" <<EOT
 KVER=$KRELEASE
 KROOT=$dir/root
 VMLINUZ=$KIMAGE
 HEADERS=$KBUILD
+KLLVM=${KLLVM:-}
 EOT
 		touch "$dir/.done"
 	fi
 	echo "$dir"
 	exit 0
 	;;
-*) die "usage: $0 6.1|6.12|7.3[-arm64], 6.1-rt|6.12-rt[-arm64]" ;;
+*) die "usage: $0 6.1|6.12|7.3|7.3-cfi[-arm64], 6.1-rt|6.12-rt[-arm64]" ;;
 esac
 
 image=$("$debfetch" -a "$arch" newest "linux-image-$kpat-unsigned") ||

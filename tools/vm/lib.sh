@@ -20,9 +20,10 @@ kernel_arch() {
 	esac
 }
 
-# load_kernel 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]: fetch or build (cached) and set KVER,
-# VMLINUZ, HEADERS, KROOT, KARCH.  The directory is exported, so that child
-# scripts skip the apt lookup.
+# load_kernel 6.1|6.12|7.3|7.3-cfi|6.1-rt|6.12-rt[-arm64]: fetch or build (cached) and
+# set KVER, VMLINUZ, HEADERS, KROOT, KARCH, and KLLVM (the LLVM= of a clang
+# kernel, 7.3-cfi; empty for gcc).  The directory is exported, so that
+# child scripts skip the apt lookup.
 load_kernel() {
 	local var=CHACHA_KDIR_${1//[.-]/_} dir
 
@@ -30,6 +31,7 @@ load_kernel() {
 		dir=$("$vm_dir/fetch-kernel.sh" "$1") || die "cannot fetch kernel $1"
 		export "$var=$dir"
 	fi
+	KLLVM=''	# kernel.env files written before clang kernels lack it
 	# shellcheck source=/dev/null
 	. "${!var}/kernel.env"
 	KARCH=$(kernel_arch "$1")

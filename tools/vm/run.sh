@@ -5,8 +5,10 @@
 #
 # Build the module and the initramfs for that Debian kernel (K: 6.1, 6.12,
 # 6.1-arm64, 6.12-arm64, PREEMPT_RT 6.1-rt, 6.12-rt, 6.1-rt-arm64; or 7.3, built here from Debian's linux-source-7.3), boot it under QEMU (TCG; arm64: -M virt) on the
-# given CPU model and print the guest's CHECK verdicts.
-# Exits non-zero if any check failed or reported nothing.
+# given CPU model and print the guest's CHECK verdicts.  7.3-cfi[-arm64]:
+# 7.3 built with clang-19 as a kCFI kernel (tools/kernel/build.sh -k 7.3-cfi).
+# Exits non-zero if any check failed or reported nothing, or if the console
+# shows a kCFI report ("CFI failure").
 #   --modparams a=b,c=d	module options (e.g. impl=sse2; adjust --expect)
 #   --prio N		the module's expected default priority (check 1; the
 #			other checks then load it with priority=400)
@@ -21,7 +23,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '4,18s/^# \{0,1\}//p' "$0"
+	sed -n '4,21s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 
@@ -115,6 +117,15 @@ if [ $mode = demo ]; then
 fi
 
 judge_verdicts "$out"
+# kCFI: an indirect call to a function of another type traps with "CFI
+# failure at ..." (pr_err, so shown under quiet); the oops that follows
+# fails the check that made the call, but say what it was.
+grep -ah 'CFI failure' "$out/console.log" "$out/results.log" | tr -d '\r' |
+	sort -u >"$out/cfi.txt" || true
+if [ -s "$out/cfi.txt" ]; then
+	sed 's/^/CFI: /' "$out/cfi.txt"
+	fail=$((fail + 1))
+fi
 echo "RUN $KVER cpu=$cpu expect=$expect${modparams:+ $modparams}:" \
 	"$pass passed, $fail failed (build $((t1 - t0)) s, VM $(($(now) - t1)) s)"
 [ $fail -eq 0 ]
