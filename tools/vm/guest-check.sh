@@ -220,7 +220,7 @@ check_dmesg() {
 	local bad taint
 	local re='alg: |WARNING|BUG|Oops|Call Trace|RIP:|general protection'
 
-	re="$re|UBSAN|refcount_t|list_(add|del) corruption"
+	re="$re|UBSAN|refcount_t|list_(add|del) corruption|CFI failure"
 	bad=$(dmesg | grep -E "$re" |
 		grep -v -E 'alg: No test for|alg: self-tests for .* passed' |
 		grep -v 'alg: full crypto tests enabled' |	# 7.x's SELFTESTS_FULL
