@@ -77,14 +77,7 @@ if [ -n "${kt_dump:-}" ]; then
 	echo "KT dmesg end"
 fi
 echo "KT DONE"
-# The serial port sends what it holds before the reboot drops it: wait
-# until its transmit counts stand still.
-a=$(cat /proc/tty/driver/* 2>/dev/null)
-b=
-while [ "$a" != "$b" ]; do
-	b=$a
-	sleep 1
-	a=$(cat /proc/tty/driver/* 2>/dev/null)
-done
+# The serial port sends what it holds before the reboot drops it.
+/bin/serial-drain.sh
 # -no-reboot makes QEMU exit (x86 tinyconfig has no ACPI to power off)
 reboot -f

@@ -115,6 +115,7 @@ mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev"
 cp "$bb" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$here/guest-init.sh" "$stage/init"
+cp "$top/tools/vm/serial-drain.sh" "$stage/bin/"
 cp "$bdir/chacha20_simd.ko" "$bdir/kunit/chacha20_simd_kunit.ko" "$stage/"
 make -s -C "$KSRC" O="$KBUILD" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" \
 	"${llvm[@]}" INSTALL_MOD_PATH="$stage" INSTALL_MOD_STRIP=1 modules_install \

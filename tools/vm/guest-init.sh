@@ -33,15 +33,8 @@ demo) guest-demo.sh ;;
 esac
 
 sync
-# The serial port sends what it holds before power-off drops it (Bochs'
-# emulated UART is slow): wait until its transmit counts stand still.
-a=$(cat /proc/tty/driver/* 2>/dev/null)
-b=
-while [ "$a" != "$b" ]; do
-	b=$a
-	sleep 1
-	a=$(cat /proc/tty/driver/* 2>/dev/null)
-done
+# The serial port sends what it holds before power-off drops it.
+/bin/serial-drain.sh
 # A kernel without ACPI (the self-built 7.x, tools/kernel/test7.config)
 # cannot power off; QEMU's -no-reboot turns a reboot into the end instead.
 [ -d /sys/firmware/acpi ] || reboot -f

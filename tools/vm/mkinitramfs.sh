@@ -111,7 +111,8 @@ fi
 [ -x "$acbin" ] && cp "$acbin" "$stage/bin/afalg-check"
 
 cp "$vm_dir/guest-init.sh" "$stage/init"
-cp "$vm_dir/guest-check.sh" "$vm_dir/guest-demo.sh" "$stage/bin/"
+cp "$vm_dir/guest-check.sh" "$vm_dir/guest-demo.sh" "$vm_dir/serial-drain.sh" \
+	"$stage/bin/"
 chmod 755 "$stage/init" "$stage"/bin/*
 
 # A deterministic archive: fixed owner, mtimes and order.
