@@ -24,16 +24,19 @@ fi
 
 # Kernel modules the checks load; dependencies are added from modules.dep.
 # chacha, aes: 7.x's names (chacha20-lib, aes-lib); each kernel has some.
+# ctr, xts, cts, gcm: the templates 7.x's aes-lib registers modes through
+# when they are configured (ESP and fscrypt select them); its self-tests
+# compare with them and say so in dmesg when they cannot be loaded.
 want="chacha_generic chacha-x86_64 libchacha poly1305_generic poly1305-x86_64
 	chacha20poly1305 adiantum nhpoly1305 nhpoly1305-sse2 nhpoly1305-avx2
 	aes_generic aesni-intel tcrypt af_alg algif_skcipher algif_aead
 	crypto_user dm-mod dm-crypt brd
-	chacha aes"
+	chacha aes ctr xts cts gcm"
 [ "$KARCH" = arm64 ] && want="chacha_generic chacha-neon libchacha
 	poly1305_generic poly1305-neon chacha20poly1305 adiantum nhpoly1305
 	nhpoly1305-neon aes_generic aes-arm64 aes-ce-cipher tcrypt af_alg
 	algif_skcipher algif_aead crypto_user dm-mod dm-crypt brd
-	chacha aes"
+	chacha aes ctr xts cts gcm"
 
 stage=$cache/initramfs-stage-$KVER
 exec 9>"$stage.lock"
