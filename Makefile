@@ -56,7 +56,7 @@ checkpatch: deps ## checkpatch.pl --strict over every source file
 # 6.12-rt, 6.1-rt-arm64), and against 7.3 built from trixie-backports'
 # linux-source-7.3 (tools/vm/fetch-kernel.sh).
 modules-debian: deps ## W=1 builds against Debian's 6.1 and 6.12 headers (also -rt) and 7.3 trees (amd64, arm64), no warnings
-	for k in 6.1 6.12 6.1-arm64 6.12-arm64 6.1-rt 6.12-rt 6.1-rt-arm64 7.3 7.3-arm64; do \
+	for k in 6.1 6.12 6.1-arm64 6.12-arm64 6.1-rt 6.12-rt 6.1-rt-arm64 7.3 7.3-arm64 7.3-gcc 7.3-gcc-arm64; do \
 		CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k >/dev/null || exit 1; done
 
 # The module built against Debian's 6.1 and 6.12 headers, disassembled:

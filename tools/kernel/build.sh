@@ -7,17 +7,21 @@
 # plus config fragments, cached.  Prints the build directory (usable as
 # KDIR for M= module builds); its kernel.env names the image, the source,
 # ARCH, CROSS_COMPILE and CC to build modules with.
-#   -k 7.3|7.3-rt|7.3-cfi|6.12	the test kernel of that series (default 7.3):
+#   -k 7.3|7.3-gcc|7.3-rt|6.12	the test kernel of that series (default 7.3):
 #		7.3: linux-source-7.3 (trixie-backports), test7.config +
-#		test7-ARCH.config, for the VM checks and KUnit alike;
-#		7.3-rt: the same + test7-rt.config (PREEMPT_RT), for KUnit
+#		test7-ARCH.config + test7-cfi.config + test7-cfi-ARCH.config,
+#		built with clang-19 and lld-19 (LLVM=-19) as a kCFI kernel
+#		(IBT and FineIBT on x86-64; PAC, BTI and the shadow call
+#		stack on arm64), release 7.3.4-cfi: make check's VM checks,
+#		KUnit and Bochs rows;
+#		7.3-gcc: test7.config + test7-ARCH.config with gcc, release
+#		7.3.4 (make check: -m, for the gcc W=1 module build);
+#		7.3-rt: 7.3-gcc + test7-rt.config (PREEMPT_RT), for KUnit
 #		on request (not in make check);
-#		7.3-cfi: the same built with clang-19 and lld-19 (LLVM=-19)
-#		+ test7-cfi.config + test7-cfi-ARCH.config (kCFI; IBT on
-#		x86-64; PAC, BTI and the shadow call stack on arm64), for
-#		the VM checks and KUnit on request (not in make check);
 #		6.12: linux-source-6.12 (bookworm-backports), debug.config +
 #		debug-ARCH.config, for KUnit on 6.12 (not in make check)
+#   -m		configure and make modules_prepare only: a tree to build
+#		modules against (no Module.symvers, no image), in minutes
 #   -p PKG	another source package
 #   -s SUITES	Debian suites to look PKG up in (passed to debfetch.sh -s)
 #   -S DIR	use this unpacked kernel tree instead of a package
@@ -30,19 +34,20 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
-series=7.3 pkg='' suites='' srcdir='' frags=()
-while getopts "k:p:s:S:f:" o; do
+series=7.3 pkg='' suites='' srcdir='' frags=() prepare=''
+while getopts "k:p:s:S:f:m" o; do
 	case $o in
 	k) series=$OPTARG ;;
+	m) prepare=1 ;;
 	p) pkg=$OPTARG ;;
 	s) suites=$OPTARG ;;
 	S) srcdir=$OPTARG ;;
 	f) frags+=("$OPTARG") ;;
-	*) sed -n '4,23s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,30s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-arch=${1:?usage: $0 [-k 7.3|7.3-rt|7.3-cfi|6.12] [-p PKG] [-s SUITES] [-S DIR] [-f FRAG] x86_64|arm64}
+arch=${1:?usage: $0 [-k 7.3|7.3-gcc|7.3-rt|6.12] [-m] [-p PKG] [-s SUITES] [-S DIR] [-f FRAG] x86_64|arm64}
 log() { echo "${0##*/}: $*" >&2; }
 
 case $arch in
@@ -55,12 +60,13 @@ llvm=''
 case $series in
 7.*)
 	base=${series%-rt}
-	base=${base%-cfi}
+	base=${base%-gcc}
 	: "${pkg:=linux-source-$base}" "${suites:=trixie trixie-backports}"
 	preset=("$here/test7.config" "$here/test7-$arch.config")
 	case $series in
 	*-rt) preset+=("$here/test7-rt.config") ;;
-	*-cfi)
+	*-gcc) ;;
+	*)
 		preset+=("$here/test7-cfi.config" "$here/test7-cfi-$arch.config")
 		llvm=${CHACHA_LLVM:--19}
 		;;
@@ -101,7 +107,7 @@ if [ -n "$llvm" ]; then
 		{ log "ld.lld$llvm missing (apt-get install lld${llvm#-})"; exit 1; }
 fi
 command -v "$cc" >/dev/null || { log "$cc missing"; exit 1; }
-key=$({ echo "$version $arch"; cat "${frags[@]}"; "$cc" --version | head -n 1; } |
+key=$({ echo "$version $arch${prepare:+ modules_prepare}"; cat "${frags[@]}"; "$cc" --version | head -n 1; } |
 	sha256sum | cut -c1-12)
 out=$cache/kbuild/$version-$arch-$key
 mkdir -p "$out"
@@ -131,14 +137,14 @@ if [ ! -e "$out/.done" ]; then
 		exit 1
 	fi
 	log "building (log: $out/build.log)"
-	if ! "${kmake[@]}" >"$out/build.log" 2>&1; then
+	if ! "${kmake[@]}" ${prepare:+modules_prepare} >"$out/build.log" 2>&1; then
 		tail -n 30 "$out/build.log" >&2
 		exit 1
 	fi
 	{
 		echo "KSRC=$srcdir"
 		echo "KBUILD=$out"
-		echo "KIMAGE=$out/$image"
+		[ -n "$prepare" ] || echo "KIMAGE=$out/$image"
 		echo "KARCH=$arch"
 		echo "KCROSS=$cross"
 		echo "KCC=\"ccache $cc\""

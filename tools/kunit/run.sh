@@ -24,8 +24,9 @@
 #   --min N		fewest test cases kunit.py must count (default 20)
 #   --timeout S		limit for the VM (default 1200)
 #   --append ARGS	more kernel parameters (e.g. cryptomgr.notests=1)
-#   -k SERIES		7.3 (default), 7.3-rt (PREEMPT_RT), 7.3-cfi (clang, kCFI)
-#			or 6.12: tools/kernel/build.sh -k
+#   -k SERIES		7.3 (default: clang-19, kCFI), 7.3-gcc (gcc),
+#			7.3-rt (gcc, PREEMPT_RT) or 6.12:
+#			tools/kernel/build.sh -k
 # CHACHA_SRC=DIR tests the sources in DIR instead of this tree.
 # Logs: $CHACHA_CACHE/runs/kunit-<series>-<arch>-<cpu>/{build,console}.log, ktap.txt
 set -euo pipefail

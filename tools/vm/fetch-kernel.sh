@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fetch-kernel.sh 6.1|6.12|7.3|7.3-cfi|6.1-rt|6.12-rt[-arm64]
+# fetch-kernel.sh 6.1|6.12|7.3|7.3-gcc|6.1-rt|6.12-rt[-arm64]
 #
 # Download Debian's newest kernel of that series (image, headers, kbuild),
 # unpack it into one root under the cache, point the packages' absolute
@@ -14,14 +14,16 @@
 #   linux-headers-*-common-rt instead of -common
 #   -arm64: the same for arm64, with the amd64 linux-kbuild of the same
 #   version (its scripts run on this host; the module is cross-built)
-#   7.3  -> built here from trixie-backports' linux-source-7.3
-#           (tools/kernel/build.sh -k 7.3: test7.config, the kernel the
-#           KUnit runs use too; Debian 13's own kernel packages need a
-#           newer glibc for their kbuild tools), its modules installed
-#           into a root beside the build; 7.3-arm64 likewise
-#   7.3-cfi -> the same built with clang-19 as a kCFI kernel
-#           (tools/kernel/build.sh -k 7.3-cfi); its kernel.env adds KLLVM
-#           (LLVM=-19), which build-module.sh passes on
+#   7.3  -> built here from trixie-backports' linux-source-7.3 with
+#           clang-19 as a kCFI kernel (tools/kernel/build.sh -k 7.3:
+#           test7*.config, the kernel the KUnit runs and the Bochs rows
+#           use too; Debian 13's own kernel packages need a newer glibc
+#           for their kbuild tools), its modules installed into a root
+#           beside the build; its kernel.env adds KLLVM (LLVM=-19), which
+#           build-module.sh passes on; 7.3-arm64 likewise
+#   7.3-gcc -> the same configuration with gcc, configured and prepared
+#           for module builds only (build.sh -m: no image, no
+#           Module.symvers): the gcc W=1 build against 7.3
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -45,10 +47,23 @@ case $base in
 	[ -z "$rt" ] || die "no $series: 7.x is built here without PREEMPT_RT"
 	karch=x86_64
 	[ "$arch" = amd64 ] || karch=arm64
-	kb=$("$top_dir/tools/kernel/build.sh" -k "$base" \
+	prep=
+	[ "${base%-gcc}" = "$base" ] || prep=-m
+	kb=$("$top_dir/tools/kernel/build.sh" $prep -k "$base" \
 		"$karch") || die "cannot build linux-source-$base"
 	# shellcheck source=/dev/null
 	. "$kb/kernel.env"
+	if [ -n "$prep" ]; then
+		# Headers only: what build-module.sh needs.
+		mkdir -p "$kb/headers"
+		cat >"$kb/headers/kernel.env" <<EOT
+KVER=$KRELEASE
+HEADERS=$KBUILD
+KLLVM=${KLLVM:-}
+EOT
+		echo "$kb/headers"
+		exit 0
+	fi
 	dir=$kb/vm
 	if [ ! -e "$dir/.done" ]; then
 		rm -rf "$dir"
@@ -68,7 +83,7 @@ EOT
 	echo "$dir"
 	exit 0
 	;;
-*) die "usage: $0 6.1|6.12|7.3|7.3-cfi[-arm64], 6.1-rt|6.12-rt[-arm64]" ;;
+*) die "usage: $0 6.1|6.12|7.3|7.3-gcc[-arm64], 6.1-rt|6.12-rt[-arm64]" ;;
 esac
 
 image=$("$debfetch" -a "$arch" newest "linux-image-$kpat-unsigned") ||

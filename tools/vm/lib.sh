@@ -20,9 +20,10 @@ kernel_arch() {
 	esac
 }
 
-# load_kernel 6.1|6.12|7.3|7.3-cfi|6.1-rt|6.12-rt[-arm64]: fetch or build (cached) and
-# set KVER, VMLINUZ, HEADERS, KROOT, KARCH, and KLLVM (the LLVM= of a clang
-# kernel, 7.3-cfi; empty for gcc).  The directory is exported, so that
+# load_kernel 6.1|6.12|7.3|7.3-gcc|6.1-rt|6.12-rt[-arm64]: fetch or build
+# (cached) and set KVER, VMLINUZ, HEADERS, KROOT, KARCH, and KLLVM (the
+# LLVM= of a clang kernel, 7.3; empty for gcc); 7.3-gcc sets only KVER,
+# HEADERS and KLLVM (a tree for module builds).  The directory is exported, so that
 # child scripts skip the apt lookup.
 load_kernel() {
 	local var=CHACHA_KDIR_${1//[.-]/_} dir

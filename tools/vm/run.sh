@@ -5,8 +5,8 @@
 #
 # Build the module and the initramfs for that Debian kernel (K: 6.1, 6.12,
 # 6.1-arm64, 6.12-arm64, PREEMPT_RT 6.1-rt, 6.12-rt, 6.1-rt-arm64; or 7.3, built here from Debian's linux-source-7.3), boot it under QEMU (TCG; arm64: -M virt) on the
-# given CPU model and print the guest's CHECK verdicts.  7.3-cfi[-arm64]:
-# 7.3 built with clang-19 as a kCFI kernel (tools/kernel/build.sh -k 7.3-cfi).
+# given CPU model and print the guest's CHECK verdicts.  7.3[-arm64]: 7.3
+# built here with clang-19 as a kCFI kernel (tools/kernel/build.sh -k 7.3).
 # Exits non-zero if any check failed or reported nothing, or if the console
 # shows a kCFI report ("CFI failure").
 #   --modparams a=b,c=d	module options (e.g. impl=sse2; adjust --expect)
