@@ -505,7 +505,7 @@ fs_verify() {
 		return
 	(cd "$1" && sha256sum -- *) | sort >/tmp/fs.sums
 	cmp -s /tmp/fs.sums /tmp/fs.$2.sums ||
-		fail "set $2: contents differ in: $(diff /tmp/fs.$2.sums /tmp/fs.sums | sed -n 's/^+[0-9a-f]* *\(.\{1,40\}\).*/\1/p' | tr '\n' ' ')" ||
+		fail "set $2: contents differ in: $(diff /tmp/fs.$2.sums /tmp/fs.sums | sed -n 's/^+[0-9a-f]\{64\}  *\(.\{1,40\}\).*/\1/p' | tr '\n' ' ')" ||
 		return
 	echo "set $2: $(wc -l </tmp/fs.names) names and contents as written"
 }

@@ -13,7 +13,7 @@
 #   --prio N		the module's expected default priority (check 1; the
 #			other checks then load it with priority=400)
 #   --stress SECONDS	length of the stress check (default 15)
-#   --timeout SECONDS	limit for the VM (default 300)
+#   --timeout SECONDS	limit for the VM (default 300; 480 with --consumers)
 #   --demo		run guest-demo.sh instead and show its console
 #   --ko FILE		boot with this chacha20_simd.ko (e.g. the one DKMS built
 #			from the Debian package) instead of building one
@@ -30,7 +30,7 @@ usage() {
 	exit 2
 }
 
-kernel='' cpu='' expect='' modparams='' prio='' stress=15 timeout=300 mode=check ko=''
+kernel='' cpu='' expect='' modparams='' prio='' stress=15 timeout='' mode=check ko=''
 consumers=''
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -86,7 +86,9 @@ append+=" chk_mode=$mode chk_expect=$expect chk_stress=$stress"
 if [ -n "$consumers" ]; then
 	append+=" chk_consumers=1"
 	vm_checks+=" 12 13"
+	timeout=${timeout:-480}	# about 60 s more unloaded, 3 times that loaded
 fi
+timeout=${timeout:-300}
 results=(-serial "file:$out/results.log")
 bin=qemu-system-x86_64 machine=()
 if [ "$KARCH" = arm64 ]; then
