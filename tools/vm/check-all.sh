@@ -10,6 +10,9 @@
 # the last line is "N passed, N failed" counting checks.  Exits non-zero if
 # any check failed.  --kernels or CHACHA_VM_KERNELS picks kernels (default
 # "6.1 6.12 7.3 6.1-rt 6.12-rt 6.1-arm64 6.12-arm64 7.3-arm64 6.1-rt-arm64").
+# The consumer checks 12 and 13 (run.sh --consumers) run on the first x86
+# CPU model (max) of each kernel but the PREEMPT_RT ones, and on the
+# arm64 kernels but 6.1-rt-arm64.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -31,7 +34,6 @@ configs_rt=("${configs[0]}")
 # The third word, the module's default priority there: QEMU's max is no
 # CPU a core of ours is modelled faster on, so 250, below the in-tree NEON.
 configs_arm64=("max,pauth-impdef=on neon 250")
-nchecks=$(wc -w <<<"$vm_checks")
 total_pass=0 total_fail=0 rows=()
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -40,13 +42,18 @@ for kernel in $kernels; do
 	cfgs=("${configs[@]}")
 	[ "${kernel%-rt}" = "$kernel" ] || cfgs=("${configs_rt[@]}")
 	[ "$(kernel_arch "$kernel")" = amd64 ] || cfgs=("${configs_arm64[@]}")
+	# --consumers on the first row of a kernel without PREEMPT_RT.
+	consumers=--consumers
+	case $kernel in *-rt | *-rt-arm64) consumers= ;; esac
 	for c in "${cfgs[@]}"; do
 		read -r cpu expect prio <<<"$c"
-		echo "=== kernel $kernel, -cpu $cpu, expecting $expect${prio:+, default priority $prio}"
+		nchecks=$(wc -w <<<"$vm_checks${consumers:+ 12 13}")
+		echo "=== kernel $kernel, -cpu $cpu, expecting $expect${prio:+, default priority $prio}${consumers:+, consumer checks}"
 		t=$(now)
 		"$vm_dir/run.sh" --kernel "$kernel" --cpu "$cpu" \
-			--expect "$expect" ${prio:+--prio "$prio"} "$@" |
+			--expect "$expect" ${prio:+--prio "$prio"} $consumers "$@" |
 			tee "$out" || true
+		consumers=
 		pass=$(grep -o '^CHECK [0-9]* [^:]*: PASS' "$out" |
 			cut -d' ' -f2 | sort -u | wc -l) || true
 		kver=$(sed -n 's/^RUN \([^ ]*\) .*/\1/p' "$out")

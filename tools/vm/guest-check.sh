@@ -14,6 +14,7 @@
 #   chk_checks=N,N,...		only these checks (default: 1 to 10)
 #   chk_keepregs=N		check 11: N requests that must keep the calling
 #				task's zmm16-31 and k1-k7 (AVX-512 CPUs)
+#   chk_consumers=1		checks 12 (fscrypt) and 13 (dm-integrity)
 #   chk_prio=N			check 1: the module's default priority, and a
 #				reason for it in dmesg (arm64); the checks then
 #				load it with priority=400
@@ -30,6 +31,7 @@ STRESS=${chk_stress:-15}
 PRIO=${chk_prio:-}
 CHECKS=$(echo "${chk_checks:-1,2,3,4,5,6,7,8,9,10}" | tr , ' ')
 [ -z "${chk_keepregs:-}" ] || CHECKS="$CHECKS 11"
+[ -z "${chk_consumers:-}" ] || CHECKS="$CHECKS 12 13"
 ADIANTUM="adiantum(xchacha12,aes)"
 RESULTS=${chk_results:-/dev/ttyS1}
 # The kernel's own drivers we compare with: *-generic (module chacha_generic,
@@ -449,14 +451,366 @@ luks_round_trip() {
 		"back identically; cryptsetup benchmark ran on xchacha12-$SFX"
 }
 
+# --- Checks 12 and 13 (chk_consumers=1): the kernel's own consumers of
+# the module's drivers, fscrypt and dm-crypt's AEAD over dm-integrity.
+
+# fc ARGS: fscrypt-check
+fc() {
+	/bin/fscrypt-check "$@"
+}
+
+# The files of one set, "size:name-length" each: every size around the
+# ChaCha block and the 4 KiB filesystem block, and names from 1 byte to
+# ext4's limit of 255.
+FS_FILES="0:255 1:1 15:16 16:17 17:32 255:64 256:100 257:2 4095:255
+	4096:200 4097:31 65613:128 1048909:254"
+FS_MARK=fscrypt-plaintext	# in every name and content line
+
+# fs_name I LEN: file I's name, LEN bytes; the marker where it fits
+fs_name() {
+	local head
+
+	if [ "$2" -ge 40 ]; then
+		head=$FS_MARK-name-$1-
+	else
+		head=$1
+	fi
+	echo "$head$(head -c $(($2 - ${#head})) /dev/zero | tr '\0' n)"
+}
+
+# fs_write DIR SET: the files of a set; their names and sums into
+# /tmp/fs.SET.names and /tmp/fs.SET.sums
+fs_write() {
+	local f i=0 size len name
+
+	for f in $FS_FILES; do
+		size=${f%:*} len=${f#*:}
+		name=$(fs_name $i "$len")
+		yes "$FS_MARK-content-$2-$i" | head -c "$size" >"$1/$name" ||
+			fail "writing $size bytes to a $len-byte name failed" ||
+			return
+		i=$((i + 1))
+	done
+	sync
+	(cd "$1" && printf '%s\n' *) | sort >/tmp/fs.$2.names
+	(cd "$1" && sha256sum -- *) | sort >/tmp/fs.$2.sums
+	echo "set $2: $(wc -l </tmp/fs.$2.names) files, $(du -s "$1" | cut -f1) KiB"
+}
+
+# fs_verify DIR SET: the same names, the same contents
+fs_verify() {
+	(cd "$1" && printf '%s\n' *) | sort >/tmp/fs.names
+	cmp -s /tmp/fs.names /tmp/fs.$2.names ||
+		fail "set $2: names differ: $(diff /tmp/fs.$2.names /tmp/fs.names | grep '^[-+][^-+]' | head -n 2 | tr '\n' ' ')" ||
+		return
+	(cd "$1" && sha256sum -- *) | sort >/tmp/fs.sums
+	cmp -s /tmp/fs.sums /tmp/fs.$2.sums ||
+		fail "set $2: contents differ in: $(diff /tmp/fs.$2.sums /tmp/fs.sums | sed -n 's/^+[0-9a-f]\{64\}  *\(.\{1,40\}\).*/\1/p' | tr '\n' ' ')" ||
+		return
+	echo "set $2: $(wc -l </tmp/fs.names) names and contents as written"
+}
+
+# adiantum_on PATTERN: the driver of the Adiantum instance whose stream
+# cipher matches PATTERN (a grep -E expression), and its refcnt
+adiantum_on() {
+	local d
+
+	d=$(drivers_of "$ADIANTUM" | tr ' ' '\n' | grep -E "^adiantum\($1," |
+		head -n 1)
+	[ -n "$d" ] || fail "no $ADIANTUM on $1 (have: $(drivers_of "$ADIANTUM"))" ||
+		return
+	echo "$d refcnt $(refcnt "$d")"
+}
+
+# fs_mount: the ext4 on FS_DEV at /mnt/fs, with the keys in /tmp/fs.key*
+fs_mount() {
+	local k
+
+	mount -t ext4 $FS_DEV /mnt/fs || fail "mount failed" || return
+	for k in /tmp/fs.key1 /tmp/fs.key2; do
+		[ -e $k ] || continue
+		fc add-key /mnt/fs $k >/dev/null || fail "adding $k failed" ||
+			return
+	done
+}
+
+# fs_umount: remove the keys (the kernel says whether files held them),
+# then unmount
+fs_umount() {
+	local id
+
+	for id in $FS_IDS; do
+		echo "remove-key $id: $(fc remove-key /mnt/fs $id)"
+	done
+	umount /mnt/fs || fail "umount failed"
+}
+
+# fs_grep: how many times the marker is on FS_DEV, in contents and names
+fs_grep() {
+	printf %s "$FS_MARK-content" >/tmp/fs.pat
+	printf %s "$FS_MARK-name" >/tmp/fs.patn
+	echo "$(fc find $FS_DEV /tmp/fs.pat | grep -c .)" \
+		"$(fc find $FS_DEV /tmp/fs.patn | grep -c .)"
+}
+
+# in_tree: after modprobe -r, the kernel's own drivers loaded, so that
+# the next lookup of xchacha12 or chacha20 finds them rather than asking
+# request_module(), whose alias would load the module again
+in_tree() {
+	modprobe crypto-chacha20-$REF ||
+		fail "modprobe crypto-chacha20-$REF failed" || return
+	tested chacha20-$REF xchacha12-$REF
+}
+
+check_fscrypt() {
+	local rc
+
+	fscrypt_round_trip
+	rc=$?
+	! grep -q ' /mnt/fs ' /proc/mounts || umount /mnt/fs
+	loaded $MOD || load_mod
+	return $rc
+}
+
+fscrypt_round_trip() {
+	local d held idle hits id
+
+	FS_DEV=/dev/ram2 FS_IDS=
+	[ -x /bin/fscrypt-check ] || fail "fscrypt-check is missing" || return
+	loaded $MOD || load_mod || fail "modprobe $MOD failed" || return
+	rm -f /tmp/fs.key1 /tmp/fs.key2
+	mkfs.ext4 -q -F -b 4096 -O encrypt $FS_DEV ||
+		fail "mkfs.ext4 -O encrypt failed" || return
+	mkdir -p /mnt/fs
+	fs_mount || return
+
+	# Direction 1: written through the module, read through the kernel's.
+	head -c 64 /dev/urandom >/tmp/fs.key1
+	FS_IDS=$(fc add-key /mnt/fs /tmp/fs.key1) || fail "add-key failed" ||
+		return
+	mkdir /mnt/fs/d1
+	fc set-policy /mnt/fs/d1 "$FS_IDS" || fail "set-policy failed" || return
+	echo "d1: $(fc get-policy /mnt/fs/d1) (mode 9: Adiantum; per-file keys)"
+	fc get-policy /mnt/fs/d1 | grep -q '^v2 contents 9 filenames 9 ' ||
+		fail "d1 has not the policy set" || return
+	fs_write /mnt/fs/d1 1 || return
+	d=$(adiantum_on "xchacha12-$SFX") || fail "$d" || return
+	held=${d##* }
+	echo "written via $d"
+	dmesg | grep 'fscrypt: Adiantum using implementation' | tail -n 2
+	fs_umount || return
+	idle=$(refcnt "${d% refcnt*}")
+	echo "${d% refcnt*}: refcnt $held in use, $idle after umount"
+	[ "$held" -gt "$idle" ] ||
+		fail "the Adiantum instance on xchacha12-$SFX held no more references in use ($held) than idle ($idle)" ||
+		return
+	modprobe -r $MOD ||
+		fail "modprobe -r $MOD failed after umount: $(grep "^$MOD " /proc/modules)" ||
+		return
+	[ -z "$INTREE" ] || modprobe -r $INTREE 2>/dev/null
+	in_tree || return
+	fs_mount || return
+	fs_verify /mnt/fs/d1 1 || return
+	d=$(adiantum_on 'xchacha12-[a-z0-9]*') || fail "$d" || return
+	case $d in
+	*-oot,*) fail "read through $d with $MOD unloaded" || return ;;
+	esac
+	! loaded $MOD || fail "$MOD was loaded again" || return
+	echo "set 1 read back via $d"
+
+	# Direction 2: written through the kernel's, read through the module.
+	head -c 64 /dev/urandom >/tmp/fs.key2
+	id=$(fc add-key /mnt/fs /tmp/fs.key2) || fail "add-key 2 failed" ||
+		return
+	FS_IDS="$FS_IDS $id"
+	mkdir /mnt/fs/d2
+	fc set-policy /mnt/fs/d2 "$id" direct ||
+		fail "set-policy (direct) failed" || return
+	echo "d2: $(fc get-policy /mnt/fs/d2) (DIRECT_KEY)"
+	fs_write /mnt/fs/d2 2 || return
+	d=$(adiantum_on 'xchacha12-[a-z0-9]*') || fail "$d" || return
+	echo "written via $d"
+	! loaded $MOD || fail "$MOD was loaded again" || return
+	fs_umount || return
+	load_mod || fail "modprobe $MOD failed" || return
+	fs_mount || return
+	fs_verify /mnt/fs/d2 2 || return
+	d=$(adiantum_on "xchacha12-$SFX") || fail "$d" || return
+	[ "${d##* }" -gt 1 ] || fail "$d: no reference from the files" ||
+		return
+	echo "set 2 read back via $d"
+	fs_verify /mnt/fs/d1 1 || return
+	fs_umount || return
+
+	# On the device: no marker; then a file outside the encrypted
+	# directories, and the same search finds it.
+	hits=$(fs_grep)
+	echo "marker in contents, names on $FS_DEV: $hits"
+	[ "$hits" = "0 0" ] || fail "$FS_DEV holds plaintext ($hits)" || return
+	mount -t ext4 $FS_DEV /mnt/fs || fail "mount failed" || return
+	mkdir /mnt/fs/plain
+	yes "$FS_MARK-content-control" | head -c 8192 \
+		>"/mnt/fs/plain/$(fs_name 99 60)"
+	umount /mnt/fs || fail "umount failed" || return
+	hits=$(fs_grep)
+	echo "with a control file in an unencrypted directory: $hits"
+	case $hits in
+	0\ *|*\ 0) fail "the search does not find the control file ($hits)" ||
+		return ;;
+	esac
+	echo "ext4 Adiantum v2: $SFX wrote, in-tree read; in-tree wrote," \
+		"$SFX read; 26 files, no plaintext on the disk"
+}
+
+# cs_offset DEV: the LUKS2 data offset in bytes
+cs_offset() {
+	cs luksDump "$1" |
+		sed -n 's/^[[:space:]]*offset: *\([0-9]*\) \[bytes\]/\1/p' |
+		head -n 1
+}
+
+# direct_sum DEV N: sha256 of the first N 64 KiB blocks, read with O_DIRECT
+# (no readahead into blocks never written, whose tags would fail: the
+# device was formatted without the wipe)
+direct_sum() {
+	dd if="$1" bs=64k count="$2" iflag=direct 2>/dev/null | sha256sum |
+		cut -c1-64
+}
+
+# blk DEV I: block I (IT_BS bytes) of DEV, read with O_DIRECT, to stdout
+blk() {
+	dd if="$1" bs=$IT_BS skip="$2" count=1 iflag=direct 2>/tmp/blk.err
+}
+
+check_integrity() {
+	local rc
+
+	integrity_round_trip
+	rc=$?
+	[ ! -e /dev/mapper/integ ] || cs close integ
+	loaded $MOD || load_mod
+	return $rc
+}
+
+integrity_round_trip() {
+	local dev=/dev/ram3 n=64 want got off hits k=100 ct i j d
+	local luks="--type luks2 --cipher chacha20-random --integrity poly1305"
+	local kdf="--pbkdf pbkdf2 --pbkdf-force-iterations 1000"
+	local aead="rfc7539(chacha20,poly1305)"
+
+	[ -x /sbin/cryptsetup ] || fail "cryptsetup is not in the initramfs" ||
+		return
+	[ -x /bin/fscrypt-check ] || fail "fscrypt-check is missing" || return
+	modprobe dm-integrity || fail "modprobe dm-integrity failed" || return
+	loaded $MOD || load_mod || fail "modprobe $MOD failed" || return
+	mkdir -p /run/cryptsetup
+	head -c 64 /dev/urandom >/tmp/integ.key
+	cs luksFormat $luks $kdf --integrity-no-wipe --batch-mode \
+		--key-file /tmp/integ.key $dev ||
+		fail "cryptsetup luksFormat --integrity poly1305 failed" || return
+	cs open --key-file /tmp/integ.key $dev integ ||
+		fail "cryptsetup open failed" || return
+	DM_DISABLE_UDEV=1 dmsetup table | sed 's/:32:logon:[^ ]*/<key>/'
+	DM_DISABLE_UDEV=1 dmsetup table integ | grep -q \
+		" crypt capi:rfc7539(chacha20,poly1305)-random .* integrity:28:aead" ||
+		fail "the mapping is not rfc7539 with 28-byte tags" || return
+	d=$(drivers_of "$aead" | tr ' ' '\n' | grep "^rfc7539(chacha20-$SFX,")
+	[ -n "$d" ] ||
+		fail "no $aead on chacha20-$SFX (have: $(drivers_of "$aead"))" ||
+		return
+	echo "$d refcnt $(refcnt "$d")"
+	IT_BS=$(cs luksDump $dev | sed -n 's/^[[:space:]]*sector: *\([0-9]*\) \[bytes\]/\1/p' | head -n 1)
+	IT_BS=${IT_BS:-512}
+	dd if=/dev/urandom of=/tmp/plain bs=64k count=$n 2>/dev/null
+	want=$(sha256sum </tmp/plain | cut -c1-64)
+	dd if=/tmp/plain of=/dev/mapper/integ bs=64k conv=fsync 2>/dev/null ||
+		fail "writing /dev/mapper/integ failed" || return
+	[ "$(direct_sum /dev/mapper/integ $n)" = "$want" ] ||
+		fail "read back through chacha20-$SFX differs" || return
+
+	# Where block k's ciphertext is on the disk: as dm-integrity gives it
+	# to dm-crypt, found on $dev; once, past the LUKS2 header.
+	blk /dev/mapper/integ_dif $k >/tmp/ct ||
+		fail "reading block $k of integ_dif: $(cat /tmp/blk.err)" ||
+		return
+	off=$(cs_offset $dev)
+	hits=$(fc find $dev /tmp/ct 512)
+	echo "$IT_BS-byte block $k: ciphertext on $dev at byte $hits (LUKS2 data from $off)"
+	set -- $hits
+	[ $# = 1 ] && [ "$1" -ge "$off" ] ||
+		fail "block $k's ciphertext is not once past the header: $hits" ||
+		return
+	cs close integ || fail "cryptsetup close failed" || return
+
+	# The kernel's own drivers read it back.
+	modprobe -r $MOD || fail "modprobe -r $MOD failed" || return
+	[ -z "$INTREE" ] || modprobe -r $INTREE 2>/dev/null
+	in_tree || return
+	cs open --key-file /tmp/integ.key $dev integ ||
+		fail "cryptsetup open ($REF) failed" || return
+	d=$(drivers_of "$aead" | tr ' ' '\n' | grep '^rfc7539(chacha20-' |
+		grep -v -- '-oot,')
+	echo "in-tree: $d"
+	[ -n "$d" ] || fail "no in-tree $aead instance" || return
+	! loaded $MOD || fail "$MOD was loaded again" || return
+	got=$(direct_sum /dev/mapper/integ $n)
+	[ "$got" = "$want" ] ||
+		fail "the in-tree $aead reads back other data than chacha20-$SFX wrote" ||
+		return
+	echo "4 MiB written via chacha20-$SFX read back identically via $d"
+	cs close integ || fail "cryptsetup close failed" || return
+
+	# One flipped byte in block k's ciphertext: that block fails its
+	# tag, its neighbours read as written.
+	ct=$(head -c 1 /tmp/ct | od -A n -t u1 | tr -d ' ')
+	printf '%b' "\\0$(printf %o $(((ct ^ 1) & 255)))" |
+		dd of=$dev bs=1 seek="$hits" conv=notrunc,fsync 2>/dev/null ||
+		fail "writing $dev failed" || return
+	for i in 1 2; do
+		[ $i = 1 ] || load_mod || fail "modprobe $MOD failed" || return
+		cs open --key-file /tmp/integ.key $dev integ ||
+			fail "cryptsetup open failed" || return
+		if blk /dev/mapper/integ $k >/tmp/blk; then
+			fail "block $k read without error after the corruption ($(wc -c </tmp/blk) bytes)"
+			return
+		fi
+		# dm-crypt fails the bio with BLK_STS_PROTECTION: read()
+		# gets EILSEQ ("Invalid or incomplete multibyte or wide
+		# character"); plain EIO would do too.
+		grep -q -E 'I/O error|Invalid or incomplete multibyte' \
+			/tmp/blk.err ||
+			fail "block $k: not an I/O error: $(cat /tmp/blk.err)" ||
+			return
+		IT_ERR=EIO
+		! grep -q multibyte /tmp/blk.err || IT_ERR=EILSEQ
+		echo "block $k: $IT_ERR, $(wc -c </tmp/blk) bytes read: $(tail -n 1 /tmp/blk.err)"
+		for j in $((k - 1)) $((k + 1)); do
+			blk /dev/mapper/integ $j >/tmp/blk ||
+				fail "block $j: $(cat /tmp/blk.err)" || return
+			dd if=/tmp/plain bs=$IT_BS skip=$j count=1 2>/dev/null |
+				cmp -s - /tmp/blk ||
+				fail "block $j differs from what was written" ||
+				return
+		done
+		d=$(drivers_of "$aead" | tr ' ' '\n' | grep '^rfc7539(chacha20-' | tr '\n' ' ')
+		echo "via $d: block $k $IT_ERR, blocks $((k - 1)) and $((k + 1)) as written"
+		cs close integ || fail "cryptsetup close failed" || return
+	done
+	dmesg | grep -i 'integrity\|AEAD' | tail -n 3
+	echo "LUKS2 chacha20-random + poly1305 on dm-integrity: $SFX wrote," \
+		"in-tree read back; a flipped byte: $IT_ERR (in-tree and $SFX)"
+}
+
 echo "guest-check: kernel $(uname -r), expecting *-$SFX, reference *-$REF"
 echo "guest-check: uname -v: $(uname -v)"	# SMP PREEMPT_RT on -rt kernels
 grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'sse2|ssse3|avx2|avx512f' |
 	tr '\n' ' '
 echo
 KEY=$(head -c 32 /dev/urandom | xxd -p -c 64)
-# ram0 for dm-crypt; ram1 for LUKS2, whose default header takes 16 MiB.
-modprobe brd rd_nr=2 rd_size=32768
+# ram0 for dm-crypt; ram1 for LUKS2, whose default header takes 16 MiB;
+# ram2 for ext4 (check 12), ram3 for dm-integrity (13).  brd allocates
+# on write: unused ones cost nothing.
+modprobe brd rd_nr=4 rd_size=32768
 modprobe dm-crypt
 # From 7.x on, AF_ALG binds only an allowlist of algorithms (cryptsetup's
 # Adiantum among them) unless the sysctl crypto.af_alg_restrict is 0.
@@ -476,6 +830,8 @@ run_check 11 keepregs check_keepregs
 run_check 10 cryptsetup-luks2 check_cryptsetup
 run_check 9 unload-busy check_unload_busy
 run_check 8 dm-crypt-adiantum check_dmcrypt
+run_check 12 fscrypt-adiantum check_fscrypt
+run_check 13 dm-integrity check_integrity
 run_check 2 dmesg check_dmesg
 say "CHECKS DONE"
 echo "=== dmesg"

@@ -3,8 +3,9 @@
 #
 # mkinitramfs.sh 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]
 #
-# Build the test VM's initramfs and print its path: busybox, kmod and
-# dmsetup (with their shared libraries), the static afalg-check, /init and
+# Build the test VM's initramfs and print its path: busybox, kmod,
+# dmsetup, cryptsetup and mke2fs (with their shared libraries), the static
+# afalg-check and fscrypt-check, /init and
 # the guest scripts, chacha20_simd.ko in /lib/modules/KVER/extra (with
 # CHACHA_KO=FILE: that prebuilt module, in updates/dkms/ as DKMS puts it),
 # the kernel's own modules the checks use with their dependencies, and a depmod
@@ -27,16 +28,22 @@ fi
 # ctr, xts, cts, gcm: the templates 7.x's aes-lib registers modes through
 # when they are configured (ESP and fscrypt select them); its self-tests
 # compare with them and say so in dmesg when they cannot be loaded.
+# Checks 12 and 13: ext4 with crc32c, fscrypt's HKDF (hmac, sha512);
+# dm-integrity, and xts(aes) for cryptsetup's keyslots beside an AEAD.
 want="chacha_generic chacha-x86_64 libchacha poly1305_generic poly1305-x86_64
 	chacha20poly1305 adiantum nhpoly1305 nhpoly1305-sse2 nhpoly1305-avx2
 	aes_generic aesni-intel tcrypt af_alg algif_skcipher algif_aead
 	crypto_user dm-mod dm-crypt brd
-	chacha aes ctr xts cts gcm"
+	chacha aes ctr xts cts gcm
+	ext4 crc32c_generic crc32c-intel sha512_generic sha512-ssse3 hmac
+	dm-integrity"
 [ "$KARCH" = arm64 ] && want="chacha_generic chacha-neon libchacha
 	poly1305_generic poly1305-neon chacha20poly1305 adiantum nhpoly1305
 	nhpoly1305-neon aes_generic aes-arm64 aes-ce-cipher tcrypt af_alg
 	algif_skcipher algif_aead crypto_user dm-mod dm-crypt brd
-	chacha aes ctr xts cts gcm"
+	chacha aes ctr xts cts gcm
+	ext4 crc32c_generic sha512_generic sha512-arm64 hmac
+	dm-integrity aes-ce-blk aes-neon-blk"
 
 stage=$cache/initramfs-stage-$KVER
 exec 9>"$stage.lock"
@@ -96,7 +103,12 @@ done
 cryptsetup=${CRYPTSETUP:-$(PATH=$PATH:/usr/sbin:/sbin command -v cryptsetup)} ||
 	die "cryptsetup missing (apt-get install cryptsetup-bin)"
 copy_bin "$cryptsetup" sbin
+# mke2fs for check 12 (e2fsprogs), run as mkfs.ext4.
+mke2fs=$(PATH=$PATH:/usr/sbin:/sbin command -v mke2fs) ||
+	die "mke2fs missing (apt-get install e2fsprogs)"
+copy_bin "$mke2fs" sbin
 fi
+ln -s mke2fs "$stage/sbin/mkfs.ext4"
 for p in modprobe insmod rmmod lsmod modinfo; do
 	ln -s kmod "$stage/sbin/$p"
 done
@@ -112,6 +124,15 @@ if ! make -s -f "$vm_dir/afalg-check.mk" AFALG_CHECK="$acbin" \
 	log "warning: afalg-check does not build"
 fi
 [ -x "$acbin" ] && cp "$acbin" "$stage/bin/afalg-check"
+# fscrypt-check likewise (checks 12 and 13).
+fcbin=$cache/fscrypt-check
+[ "$KARCH" = amd64 ] || fcbin+=-$KARCH
+if ! make -s -f "$vm_dir/fscrypt-check.mk" FSCRYPT_CHECK="$fcbin" \
+	FSCRYPT_CHECK_CC="$accc" >&2; then
+	rm -f "$fcbin"
+	log "warning: fscrypt-check does not build"
+fi
+[ -x "$fcbin" ] && cp "$fcbin" "$stage/bin/fscrypt-check"
 
 cp "$vm_dir/guest-init.sh" "$stage/init"
 cp "$vm_dir/guest-check.sh" "$vm_dir/guest-demo.sh" "$vm_dir/serial-drain.sh" \

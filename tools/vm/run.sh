@@ -13,21 +13,25 @@
 #   --prio N		the module's expected default priority (check 1; the
 #			other checks then load it with priority=400)
 #   --stress SECONDS	length of the stress check (default 15)
-#   --timeout SECONDS	limit for the VM (default 300)
+#   --timeout SECONDS	limit for the VM (default 300; 480 with --consumers)
 #   --demo		run guest-demo.sh instead and show its console
 #   --ko FILE		boot with this chacha20_simd.ko (e.g. the one DKMS built
 #			from the Debian package) instead of building one
-# Logs: $CHACHA_CACHE/runs/<kernel>-<cpu>-<expect>/{build,console,results}.log
+#   --consumers		also checks 12 (fscrypt Adiantum on ext4) and 13
+#			(LUKS2 chacha20-poly1305 on dm-integrity)
+# Logs: $CHACHA_CACHE/runs/<kernel>-<cpu>-<expect>[-<CHACHA_BUILD_TAG>]/
+#	{build,console,results}.log
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '4,21s/^# \{0,1\}//p' "$0"
+	sed -n '4,24s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 
-kernel='' cpu='' expect='' modparams='' prio='' stress=15 timeout=300 mode=check ko=''
+kernel='' cpu='' expect='' modparams='' prio='' stress=15 timeout='' mode=check ko=''
+consumers=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;
@@ -39,14 +43,17 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2 ;;
 	--ko) ko=$(realpath "$2") ;;
 	--demo) mode=demo; shift; continue ;;
+	--consumers) consumers=1; shift; continue ;;
 	*) usage ;;
 	esac
 	shift 2
 done
 [ -n "$kernel" ] && [ -n "$cpu" ] && [ -n "$expect" ] || usage
 
-out=$cache/runs/$kernel-$cpu-$expect${modparams:+-$modparams}${ko:+-ko}
-[ $mode = demo ] && out=$cache/runs/demo-$kernel-$cpu
+# The build tag keeps runs from different worktrees apart.
+tag=${CHACHA_BUILD_TAG:+-$CHACHA_BUILD_TAG}
+out=$cache/runs/$kernel-$cpu-$expect${modparams:+-$modparams}${ko:+-ko}$tag
+[ $mode = demo ] && out=$cache/runs/demo-$kernel-$cpu$tag
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -76,6 +83,12 @@ fi
 append+=" chk_mode=$mode chk_expect=$expect chk_stress=$stress"
 [ -n "$modparams" ] && append+=" chk_modparams=$modparams"
 [ -n "$prio" ] && append+=" chk_prio=$prio"
+if [ -n "$consumers" ]; then
+	append+=" chk_consumers=1"
+	vm_checks+=" 12 13"
+	timeout=${timeout:-480}	# about 60 s more unloaded, 3 times that loaded
+fi
+timeout=${timeout:-300}
 results=(-serial "file:$out/results.log")
 bin=qemu-system-x86_64 machine=()
 if [ "$KARCH" = arm64 ]; then
@@ -126,6 +139,6 @@ if [ -s "$out/cfi.txt" ]; then
 	sed 's/^/CFI: /' "$out/cfi.txt"
 	fail=$((fail + 1))
 fi
-echo "RUN $KVER cpu=$cpu expect=$expect${modparams:+ $modparams}:" \
+echo "RUN $KVER cpu=$cpu expect=$expect${modparams:+ $modparams}${consumers:+ consumers}:" \
 	"$pass passed, $fail failed (build $((t1 - t0)) s, VM $(($(now) - t1)) s)"
 [ $fail -eq 0 ]

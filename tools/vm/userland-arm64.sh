@@ -4,8 +4,8 @@
 # userland-arm64.sh
 #
 # The arm64 user space of the test VM, from Debian's arm64 packages
-# (tools/debfetch.sh -a arm64): static busybox, kmod, dmsetup and
-# cryptsetup with the shared libraries they need (found through their DT_NEEDED entries) and
+# (tools/debfetch.sh -a arm64): static busybox, kmod, dmsetup, cryptsetup
+# and mke2fs (e2fsprogs) with the shared libraries they need (found through their DT_NEEDED entries) and
 # the dynamic loader.  Prints a directory holding bin/, sbin/ and lib/ for
 # mkinitramfs.sh to copy into the initramfs.  Cached.
 set -euo pipefail
@@ -19,7 +19,7 @@ command -v "$readelf" >/dev/null ||
 pkgs="busybox-static kmod libkmod2 liblzma5 libzstd1 libssl3 zlib1g
 	dmsetup libdevmapper1.02.1 libselinux1 libudev1 libpcre2-8-0 libc6
 	cryptsetup-bin libcryptsetup12 libargon2-1 libjson-c5 libblkid1
-	libuuid1 libpopt0"
+	libuuid1 libpopt0 e2fsprogs libext2fs2 libcom-err2"
 # shellcheck disable=SC2086 # one package a word
 dirs=$("$debfetch" -a arm64 get $pkgs) || die "cannot fetch $pkgs"
 out=$cache/userland-arm64
@@ -47,6 +47,7 @@ cp "$(find_file bin/busybox)" "$out/bin/busybox"
 cp "$(find_file bin/kmod usr/bin/kmod)" "$out/sbin/kmod"
 cp "$(find_file sbin/dmsetup usr/sbin/dmsetup)" "$out/sbin/dmsetup"
 cp "$(find_file sbin/cryptsetup usr/sbin/cryptsetup)" "$out/sbin/cryptsetup"
+cp "$(find_file sbin/mke2fs usr/sbin/mke2fs)" "$out/sbin/mke2fs"
 cp -L "$(find_file lib/ld-linux-aarch64.so.1 \
 	lib/aarch64-linux-gnu/ld-linux-aarch64.so.1 \
 	usr/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1)" \
@@ -54,7 +55,7 @@ cp -L "$(find_file lib/ld-linux-aarch64.so.1 \
 ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$out/lib/ld-linux-aarch64.so.1"
 
 # The libraries the programs need, and theirs, by soname.
-todo="$out/sbin/kmod $out/sbin/dmsetup $out/sbin/cryptsetup"
+todo="$out/sbin/kmod $out/sbin/dmsetup $out/sbin/cryptsetup $out/sbin/mke2fs"
 while [ -n "$todo" ]; do
 	next=''
 	for f in $todo; do
