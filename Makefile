@@ -42,7 +42,7 @@ deps: ## install the Debian packages the targets below need (as root)
 	bash tools/install-deps.sh
 
 test-user: deps ## user-space harness: every core against vectors and a reference
-	$(MAKE) --no-print-directory -C tests check
+	$(MAKE) --no-print-directory -C tests check check-clang
 
 # The NEON cores, cross-built and run under qemu-aarch64.
 test-arm64: deps ## the harness for the arm64 NEON cores, under qemu-aarch64

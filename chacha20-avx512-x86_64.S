@@ -40,18 +40,16 @@
 #include <linux/linkage.h>
 #include <linux/cfi_types.h>
 
-.section	.rodata.cst32.chacha20_avx512_ctrrows, "aM", @progbits, 32
-.align 32
 /*
- * What the counter row of blocks k and k + 1 adds in the row layout, k
- * even: entry k / 2, at byte 16k (see LOAD_ROWS).
+ * Both tables are read at offsets into them, so they are not in mergeable
+ * (.rodata.cstN, "aM") sections: a linker may deduplicate and move each
+ * N-byte entry of those on its own, and ld.lld does (LLVM=1 kernels link
+ * modules with it).  The first entries of chacha20_avx512_ctrrows equal
+ * the AVX2 core's ctr01 and ctr23 constants; merged with them, a load at
+ * chacha20_avx512_ctrrows + 32 read whatever followed the survivor, and
+ * the row-layout cores' blocks 2 and up came out wrong.
  */
-chacha20_avx512_ctrrows:
-	.long	0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0
-	.long	4, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0, 7, 0, 0, 0
-	.long	8, 0, 0, 0, 9, 0, 0, 0, 10, 0, 0, 0, 11, 0, 0, 0
-
-.section	.rodata.cst128.chacha20_avx512_ctrinc, "aM", @progbits, 128
+.section	.rodata.chacha20_avx512, "a", @progbits
 .align 64
 /*
  * Lane j of the counter row adds j; the group of blocks 8k.. reads from
@@ -60,6 +58,14 @@ chacha20_avx512_ctrrows:
 chacha20_avx512_ctrinc:
 	.long	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	.long	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+/*
+ * What the counter row of blocks k and k + 1 adds in the row layout, k
+ * even: entry k / 2, at byte 16k (see LOAD_ROWS).
+ */
+chacha20_avx512_ctrrows:
+	.long	0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0
+	.long	4, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0, 7, 0, 0, 0
+	.long	8, 0, 0, 0, 9, 0, 0, 0, 10, 0, 0, 0, 11, 0, 0, 0
 
 /* Arguments (SysV); STATE is only read, LEN only by the _part entries. */
 #define STATE	%rdi
