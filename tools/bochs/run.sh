@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run.sh --kernel K --model MODEL --expect IMPL [--modparams P] [--stress S]
-#	 [--checks "N ..."] [--keepregs R] [--timeout T]
+#	 [--checks "N ..."] [--keepregs R] [--timeout T] [--append ARGS]
 #
 # The VM checks of tools/vm (guest-check.sh, the same initramfs) on an
 # emulated CPU with AVX-512: Bochs 3.0 (build.sh) booting an isolinux CD
@@ -13,7 +13,8 @@
 # about 100 million instructions a second: S, the stress check's seconds
 # of guest time, defaults to 2.  --checks: only these of guest-check.sh's
 # checks; --keepregs R adds check 11, R requests that must keep the
-# calling task's zmm16-31 and k1-k7.  Logs: $CHACHA_CACHE/runs/bochs-<...>/.
+# calling task's zmm16-31 and k1-k7; --append ARGS, more kernel
+# parameters.  Logs: $CHACHA_CACHE/runs/bochs-<...>/.
 # x86-64 kernels only.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,11 +24,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 usage() {
-	sed -n '4,17s/^# \{0,1\}//p' "$0"
+	sed -n '4,18s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 
-kernel='' model='' expect='' modparams='' stress=2 timeout=1800 checks=''
+kernel='' model='' expect='' modparams='' stress=2 timeout=1800 checks='' extra=''
 keepregs=''
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -39,12 +40,13 @@ while [ $# -gt 0 ]; do
 	--checks) checks=$2 ;;
 	--keepregs) keepregs=$2 ;;
 	--timeout) timeout=$2 ;;
+	--append) extra=$2 ;;
 	*) usage ;;
 	esac
 	shift 2
 done
 [ -n "$kernel" ] && [ -n "$model" ] && [ -n "$expect" ] || usage
-out=$cache/runs/bochs-$kernel-$model-$expect${modparams:+-$modparams}
+out=$cache/runs/bochs-$kernel-$model-$expect${modparams:+-$modparams}${CHACHA_BUILD_TAG:+-$CHACHA_BUILD_TAG}
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -63,6 +65,7 @@ append+=" chk_mode=check chk_expect=$expect chk_stress=$stress"
 [ -n "$modparams" ] && append+=" chk_modparams=$modparams"
 [ -n "$checks" ] && append+=" chk_checks=${checks// /,}"
 [ -n "$keepregs" ] && append+=" chk_keepregs=$keepregs"
+[ -z "$extra" ] || append+=" $extra"
 t1=$(now)
 log "booting $KVER on Bochs' $model, expecting $expect"
 bochs_boot "$out" "$model" "$VMLINUZ" "$initrd" "$append" "$timeout" \
