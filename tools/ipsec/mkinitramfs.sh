@@ -7,7 +7,9 @@
 # `ip` and kmod (Debian's binaries with their shared libraries and the
 # loader), the kernel's own modules for ESP with rfc7539esp(chacha20,poly1305)
 # and for a virtio NIC (with their dependencies, unpacked), a depmod index
-# and tools/ipsec/guest-init.sh as /init.  With KO, chacha20_simd.ko goes in
+# and tools/ipsec/guest-init.sh as /init.  arm64 kernels: the user space is
+# Debian's arm64 one (tools/vm/userland-arm64.sh for busybox and kmod,
+# ip-arm64.sh for `ip`), plus virtio_console for the host's channel.  With KO, chacha20_simd.ko goes in
 # /lib/modules/KVER/extra (guest A); without it the image holds no trace of
 # the module, so nothing can load it (guest B).  Cached by content hash under
 # $CHACHA_CACHE/ipsec-initramfs.
@@ -19,7 +21,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 kernel=${1:?usage: $0 KERNEL [chacha20_simd.ko]}
 ko=${2:-}
 load_kernel "$kernel"
-[ "$KARCH" = amd64 ] || die "only x86-64 guests so far"
 role=b
 [ -z "$ko" ] || role=a
 
@@ -35,12 +36,19 @@ want="esp4 xfrm_user xfrm_algo seqiv ecb crypto_null drbg jitterentropy_rng
 	chacha20poly1305 chacha_generic
 	chacha-x86_64 chacha libchacha poly1305_generic poly1305-x86_64
 	virtio_net virtio_pci"
+# arm64: the NEON drivers, and virtio_console: virt has a single UART (the
+# kernel's console), so the host's commands come over a virtio serial port.
+[ "$KARCH" = amd64 ] || want="esp4 xfrm_user xfrm_algo seqiv ecb crypto_null
+	drbg jitterentropy_rng hmac sha512_generic sha256_generic ctr
+	aes_generic aes-arm64 aes-ce-cipher chacha20poly1305 chacha_generic
+	chacha-neon libchacha poly1305_generic poly1305-neon
+	virtio_net virtio_pci virtio_console"
 
 stage=$cache/ipsec-stage-$KVER-$role
 exec 9>"$stage.lock"
 flock 9
 rm -rf "$stage"
-mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc} "$stage/lib/modules/$KVER"
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc} "$stage/lib/modules/$KVER"
 mdir=$stage/lib/modules/$KVER
 
 for m in $want; do
@@ -73,17 +81,27 @@ add_prog() {
 		done
 }
 
-bb=$(command -v busybox) || die "busybox missing (apt-get install busybox-static)"
-! ldd "$bb" >/dev/null 2>&1 || die "$bb is not static (apt-get install busybox-static)"
-cp "$bb" "$stage/bin/busybox"
-ln -s busybox "$stage/bin/sh"
-ipbin=$(PATH=$PATH:/usr/sbin:/sbin command -v ip) ||
-	die "ip missing (apt-get install iproute2)"
-[ "$(readlink -f "$ipbin")" != "$(readlink -f "$bb")" ] ||
-	die "$ipbin is busybox's, not iproute2's"
-add_prog "$(readlink -f "$ipbin")"
-kmod=$(command -v kmod) || die "kmod missing (apt-get install kmod)"
-add_prog "$kmod"
+if [ "$KARCH" = arm64 ]; then
+	ul=$("$vm_dir/userland-arm64.sh") || die "no arm64 user space"
+	ipd=$("$here/ip-arm64.sh") || die "no arm64 ip"
+	cp -a "$ul"/bin "$ul"/sbin "$ul"/lib "$stage/"
+	cp -a "$ipd"/sbin "$ipd"/lib "$stage/"
+	ln -s busybox "$stage/bin/sh"
+else
+	bb=$(command -v busybox) ||
+		die "busybox missing (apt-get install busybox-static)"
+	! ldd "$bb" >/dev/null 2>&1 ||
+		die "$bb is not static (apt-get install busybox-static)"
+	cp "$bb" "$stage/bin/busybox"
+	ln -s busybox "$stage/bin/sh"
+	ipbin=$(PATH=$PATH:/usr/sbin:/sbin command -v ip) ||
+		die "ip missing (apt-get install iproute2)"
+	[ "$(readlink -f "$ipbin")" != "$(readlink -f "$bb")" ] ||
+		die "$ipbin is busybox's, not iproute2's"
+	add_prog "$(readlink -f "$ipbin")"
+	kmod=$(command -v kmod) || die "kmod missing (apt-get install kmod)"
+	add_prog "$kmod"
+fi
 for p in modprobe insmod rmmod lsmod modinfo; do
 	ln -s kmod "$stage/sbin/$p"
 done

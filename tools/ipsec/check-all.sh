@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-all.sh [--rows "ROW ..."] [run.sh options]
+#
+# run.sh for each row, one after the other, then a table (kernels, A's CPU,
+# checks passed and failed, time) and a last line "N passed, N failed"
+# counting checks; exits non-zero if any failed.  A row is KERNEL (both
+# guests on it) or A_KERNEL:B_KERNEL.  The default rows, also from
+# CHACHA_IPSEC_ROWS:
+#   6.1 6.12 7.3	both guests x86-64 on that kernel (7.3: the test
+#			kernel built here, tools/kernel)
+#   6.1-arm64:6.1	A on arm64 (NEON, chacha20-neon-oot) against B on
+#			x86-64 (chacha20-simd): two architectures' ChaCha
+#			on one wire
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../vm/lib.sh
+. "$here/../vm/lib.sh"
+
+rows=${CHACHA_IPSEC_ROWS:-6.1 6.12 7.3 6.1-arm64:6.1}
+if [ "${1:-}" = --rows ]; then
+	rows=$2
+	shift 2
+fi
+nchecks=13	# run.sh's checks
+total_pass=0 total_fail=0 table=()
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+t0=$(now)
+for row in $rows; do
+	ka=${row%%:*} kb=''
+	[ "$row" = "$ka" ] || kb=${row#*:}
+	echo "=== IPsec: A $ka (module), B ${kb:-$ka} (in-tree)"
+	t=$(now)
+	"$here/run.sh" --kernel-a "$ka" ${kb:+--kernel-b "$kb"} "$@" 2>&1 |
+		tee "$out" || true
+	# Count what run.sh printed, not its exit status: a run that dies
+	# half-way has its missing checks counted as failed.
+	pass=$(grep -o '^CHECK [0-9]* [^:]*: PASS' "$out" |
+		cut -d' ' -f2 | sort -u | wc -l) || true
+	fail=$((nchecks - pass))
+	cpu=$(sed -n 's/^IPSEC A=[^ ]* -cpu \([^ ]*\) .*/\1/p' "$out")
+	total_pass=$((total_pass + pass))
+	total_fail=$((total_fail + fail))
+	table+=("$(printf '%-22s %-22s %6s %6s %5ss' "${ka}${kb:+ -> $kb}" \
+		"${cpu:-?}" "$pass" "$fail" "$(($(now) - t))")")
+done
+
+echo
+printf '%-22s %-22s %6s %6s %6s\n' "kernel (A -> B)" "A cpu" passed failed \
+	time
+printf '%s\n' "${table[@]}"
+echo "total time $(($(now) - t0)) s"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
