@@ -1,16 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh KERNEL KO TESTDIR
+# mkinitramfs.sh KERNEL KO TESTDIR [lean|full]
 #
 # The peer-test guest's initramfs, printed as a path: static busybox for
 # /init, and Debian's own programs that cryptsetup's test scripts call
 # (bash, cryptsetup, dmsetup, util-linux's losetup and wipefs, kmod, GNU
 # sed, grep and coreutils) with their shared libraries and the loader;
 # chacha20_simd.ko (KO) in /lib/modules/KVER/extra beside the kernel's own
-# modules those scripts reach (with their dependencies, unpacked) and a
-# depmod index; tools/vm/serial-drain.sh; the scripts themselves from TESTDIR (the tests/ folder of
-# Debian's cryptsetup source) in /peer-tests, unchanged; and
+# modules those scripts reach (lean: for their ChaCha lines; full: for
+# every line; with their dependencies, unpacked) and a depmod index;
+# tools/vm/serial-drain.sh; the scripts themselves from TESTDIR (the tests/
+# folder of Debian's cryptsetup source) in /peer-tests, unchanged; and
 # tools/peer-tests/guest-init.sh as /init.  Cached by content hash under
 # $CHACHA_CACHE/peer-initramfs.
 set -euo pipefail
@@ -18,34 +19,40 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../vm/lib.sh
 . "$here/../vm/lib.sh"
 
-kernel=${1:?usage: $0 KERNEL chacha20_simd.ko TESTDIR}
-ko=${2:?usage: $0 KERNEL chacha20_simd.ko TESTDIR}
-testdir=${3:?usage: $0 KERNEL chacha20_simd.ko TESTDIR}
+kernel=${1:?usage: $0 KERNEL chacha20_simd.ko TESTDIR [lean|full]}
+ko=${2:?usage: $0 KERNEL chacha20_simd.ko TESTDIR [lean|full]}
+testdir=${3:?usage: $0 KERNEL chacha20_simd.ko TESTDIR [lean|full]}
+variant=${4:-lean}
 load_kernel "$kernel"
 [ "$KARCH" = amd64 ] || die "only x86-64 guests so far"
 
-# The kernel's modules the two scripts need.  mode-test: loop (its loop
-# device), dm-crypt, and every cipher and mode it names (aes, twofish,
-# serpent; cbc, lrw, xts, ecb; essiv; cipher_null; Adiantum: adiantum,
-# nhpoly1305, the in-tree xchacha drivers too, so that a rejected module
-# shows as instances built on those, not as a missing algorithm).
-# luks2-integrity-test: dm-integrity, authenc with hmac(sha256|sha512|
-# sha1), gcm, ccm, aegis128, rfc7539(chacha20,poly1305).  cryptsetup
-# encrypts LUKS keyslots through AF_ALG (algif_skcipher).  Names that a
-# kernel lacks (built in, or renamed) are only noted.
+# The kernel's modules the scripts' ChaCha lines need: loop (mode-test's
+# loop device), dm-crypt, dm-integrity; Adiantum (adiantum, nhpoly1305,
+# AES; the in-tree xchacha drivers too, so that a rejected module shows as
+# instances built on those, not as a missing algorithm); rfc7539(chacha20,
+# poly1305); xts(aes), which LUKS2 uses for the keyslots of an AEAD
+# device; AF_ALG, through which cryptsetup encrypts keyslots.  With these
+# (and what Debian's kernel has built in: cbc, cipher_null) mode-test's
+# aes and null lines run too.  lean leaves the rest out: those lines then
+# print [n/a] / [N/A], which run.sh lists as not run.  Names that a kernel
+# lacks (built in, or renamed) are only noted.
 want="loop dm-mod dm-crypt dm-integrity
 	chacha20poly1305 chacha_generic chacha-x86_64 libchacha
 	poly1305_generic poly1305-x86_64 adiantum nhpoly1305 nhpoly1305-sse2
-	nhpoly1305-avx2
-	aes_generic aesni-intel twofish_generic twofish-x86_64
+	nhpoly1305-avx2 aes_generic aesni-intel ecb xts
+	af_alg algif_skcipher"
+# full: every cipher, mode and MAC the scripts' other lines name (mode-test:
+# twofish, serpent, lrw, essiv; luks2-integrity-test: authenc with
+# hmac(sha1|sha256|sha512), gcm, ccm, aegis128).  Under TCG they cost
+# tens of minutes (README.md), so only on request.
+[ "$variant" = lean ] || want+=" twofish_generic twofish-x86_64
 	twofish-x86_64-3way twofish-avx-x86_64 serpent_generic
-	serpent-sse2-x86_64 serpent-avx-x86_64 serpent-avx2
-	cbc ecb lrw xts essiv crypto_null ctr gcm ccm ghash-generic
-	ghash-clmulni-intel aegis128 aegis128-aesni authenc hmac
-	sha1_generic sha1-ssse3 sha256_generic sha256-ssse3 sha512_generic
-	sha512-ssse3 af_alg algif_skcipher algif_hash algif_aead"
+	serpent-sse2-x86_64 serpent-avx-x86_64 serpent-avx2 lrw essiv
+	crypto_null ctr gcm ccm ghash-generic ghash-clmulni-intel aegis128
+	aegis128-aesni authenc hmac sha1_generic sha1-ssse3 sha256_generic
+	sha256-ssse3 sha512_generic sha512-ssse3 algif_hash algif_aead"
 
-stage=$cache/peer-stage-$KVER
+stage=$cache/peer-stage-$KVER-$variant
 exec 9>"$stage.lock"
 flock 9
 rm -rf "$stage"
@@ -127,14 +134,14 @@ mkdir -p "$odir"
 tmp=$(mktemp "$odir/.cpio.XXXXXX")
 (cd "$stage" && find . | LC_ALL=C sort |
 	cpio -o -H newc -R 0:0 --reproducible --quiet) >"$tmp"
-out=$odir/$KVER-$(sha256sum <"$tmp" | cut -c1-16).cpio.gz
+out=$odir/$KVER-$variant-$(sha256sum <"$tmp" | cut -c1-16).cpio.gz
 if [ -e "$out" ]; then
 	rm -f "$tmp"
 else
 	gzip -1 -n <"$tmp" >"$out.new" && mv "$out.new" "$out"
 	rm -f "$tmp"
 	log "wrote $out ($(du -h "$out" | cut -f1))"
-	find "$odir" -name "$KVER-*.cpio.gz" -printf '%T@ %p\n' |
+	find "$odir" -name "$KVER-$variant-*.cpio.gz" -printf '%T@ %p\n' |
 		sort -rn | tail -n +4 | cut -d' ' -f2- | xargs -r rm -f
 fi
 echo "$out"
