@@ -69,6 +69,8 @@ log "built in $((t1 - t0)) s: $KVER, $initrd; tests from $src"
 # Console (kernel messages) on ttyS0, the guest's report on ttyS1; one TCG
 # thread for both vCPUs and 4-level paging, as tools/vm/run.sh explains.
 log "booting $KVER on -cpu $cpu (TCG); the tests take minutes"
+: >"$out/console.log"
+: >"$out/results.log"
 # shellcheck disable=SC2054 # the commas are QEMU's
 timeout "$timeout" nice -n 10 qemu-system-x86_64 -accel tcg,thread=single \
 	-cpu "$cpu" -smp 2 -m 1G -nographic -no-reboot -monitor none \
