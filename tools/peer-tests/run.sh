@@ -148,9 +148,9 @@ for a in chacha20 xchacha20 xchacha12; do
 	[[ $drv =~ ^$a-[a-z0-9]+-oot$ ]] && [ "$st" = passed ] || ok=1
 	det+=" $a: $drv (priority $prio, selftest $st);"
 done
-verdict 1 module-loaded $ok "modprobe chacha20_simd:" \
-	"${det:+status $(status modprobe-module | cut -d' ' -f1);}${det%;}" \
-	"$(head -n 3 "$out/modprobe-module.txt" | paste -sd' ')"
+msg=$(head -n 3 "$out/modprobe-module.txt" | paste -sd' ')
+verdict 1 module-loaded $ok "modprobe chacha20_simd: status" \
+	"$(status modprobe-module | cut -d' ' -f1)${msg:+ ($msg)};${det%;}"
 
 # mode_parts LINE: which of the four parts of a mode-test line ran and
 # passed, e.g. "PLAIN ok, LUKS1 ok, LUKS2 ok, CHECKSUM ok"
@@ -182,7 +182,7 @@ mode_parts() {
 # 2. mode-test: exit 0, and both Adiantum lines ran every part and
 # passed (the script itself passes with "[n/a]" lines: a cipher the
 # kernel cannot build is skipped, not failed).
-read -r mrc msec <<<"$(status mode-test) ? ?"
+read -r mrc msec _ <<<"$(status mode-test) ? ?"
 ok=0 det="exit $mrc (${msec} s)"
 [ "$mrc" = 0 ] || ok=1
 for c in xchacha12,aes-adiantum-plain64 xchacha20,aes-adiantum-plain64; do
@@ -196,7 +196,7 @@ verdict 2 mode-test-adiantum $ok "$det"
 
 # 3. luks2-integrity-test: exit 0, and its four chacha20/poly1305 lines
 # ran to the end: format, activate, checksum, corruption detected, OK.
-read -r irc isec <<<"$(status luks2-integrity-test) ? ?"
+read -r irc isec _ <<<"$(status luks2-integrity-test) ? ?"
 ok=0 det="exit $irc (${isec} s)"
 [ "$irc" = 0 ] || ok=1
 for c in chacha20-plain64:poly1305:256:512 chacha20-random:poly1305:256:512 \
@@ -218,18 +218,18 @@ verdict 3 luks2-integrity-chacha20 $ok "$det"
 inst=$(drivers "$out/proc-crypto-after.txt" |
 	awk '$2 ~ /^(adiantum|rfc7539|rfc7539esp)\(/ { print $2 }' | sort -u)
 ok=0 det=''
-for want in 'adiantum\(xchacha12-[a-z0-9]+-oot,' \
-	'adiantum\(xchacha20-[a-z0-9]+-oot,' 'rfc7539\(chacha20-[a-z0-9]+-oot,'; do
-	grep -Eq "^$want" <<<"$inst" || {
+for want in adiantum:xchacha12 adiantum:xchacha20 rfc7539:chacha20; do
+	grep -Eq "^${want%:*}\(${want#*:}-[a-z0-9]+-oot," <<<"$inst" || {
 		ok=1
-		det+=" missing: ${want//\\/}...;"
+		det+=" no ${want%:*}(${want#*:}-<isa>-oot,...);"
 	}
 done
 intree=$(grep -Ev '^[a-z0-9]+\((x?chacha[0-9]+)-[a-z0-9]+-oot,' <<<"$inst" |
 	paste -sd' ') || true
 [ -z "$intree" ] || { ok=1; det+=" NOT on the module: $intree;"; }
 used=$(awk '$1 == "chacha20_simd" { print $3 }' "$out/lsmod.txt")
-verdict 4 instances-on-module $ok "${det# }instances: $(paste -sd' ' <<<"$inst");" \
+verdict 4 instances-on-module $ok "${det# }${det:+ }instances:" \
+	"${inst:+$(paste -sd' ' <<<"$inst")}${inst:-none};" \
 	"chacha20_simd used by ${used:-?}"
 
 # 5. No BUG, WARNING, Oops, KASAN or lockdep report, kCFI failure or
@@ -242,8 +242,9 @@ bad=$(cat "$out/dmesg.txt" "$out/console.log" | tr -d '\r' |
 ok=0
 [ -z "$bad" ] || ok=1
 [ -s "$out/dmesg.txt" ] || { ok=1; bad="no dmesg from the guest"; }
-verdict 5 dmesg-clean $ok "${bad:+$(head -n 4 <<<"$bad" | paste -sd'|')}" \
-	"${bad:-no BUG/WARNING/Oops/KASAN/lockdep/CFI failure/alg: failure in $(wc -l <"$out/dmesg.txt") lines}"
+[ -n "$bad" ] || bad="no BUG/WARNING/Oops/KASAN/lockdep/CFI failure/alg:\
+ failure in $(wc -l <"$out/dmesg.txt") lines"
+verdict 5 dmesg-clean $ok "$(head -n 4 <<<"$bad" | paste -sd'|')"
 
 # ---------------------------------------------------------------- not run
 # Every mode-test line with a part that did not run, every luks2-
