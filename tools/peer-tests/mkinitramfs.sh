@@ -31,26 +31,33 @@ load_kernel "$kernel"
 # AES; the in-tree xchacha drivers too, so that a rejected module shows as
 # instances built on those, not as a missing algorithm); rfc7539(chacha20,
 # poly1305); xts(aes), which LUKS2 uses for the keyslots of an AEAD
-# device; AF_ALG, through which cryptsetup encrypts keyslots.  With these
-# (and what Debian's kernel has built in: cbc, cipher_null) mode-test's
-# aes and null lines run too.  lean leaves the rest out: those lines then
-# print [n/a] / [N/A], which run.sh lists as not run.  Names that a kernel
-# lacks (built in, or renamed) are only noted.
+# device; AF_ALG, through which cryptsetup encrypts keyslots and, before
+# it formats a device with --integrity, checks that the kernel has the
+# AEAD (algif_aead: without it every such line prints [N/A]).  With these
+# (and what Debian's kernel has built in: cbc, cipher_null, hmac, sha1,
+# sha256) mode-test's aes and null lines run too, so essiv must be here:
+# cryptsetup formats LUKS1 with aes-cbc-essiv:sha256 through AF_ALG's
+# cbc(aes), working out ESSIV itself, and mode-test fails (exit 100) when
+# dm-crypt then cannot open it.  essiv needs authenc, and with that
+# luks2-integrity-test's hmac-sha256 and hmac-sha1 lines run as well.
+# lean leaves the rest out: those lines print [n/a] / [N/A], which run.sh
+# lists as not run.  Names that a kernel lacks (built in, or renamed) are
+# only noted.
 want="loop dm-mod dm-crypt dm-integrity
 	chacha20poly1305 chacha_generic chacha-x86_64 libchacha
 	poly1305_generic poly1305-x86_64 adiantum nhpoly1305 nhpoly1305-sse2
-	nhpoly1305-avx2 aes_generic aesni-intel ecb xts
-	af_alg algif_skcipher"
+	nhpoly1305-avx2 aes_generic aesni-intel ecb xts essiv authenc
+	af_alg algif_skcipher algif_aead algif_hash"
 # full: every cipher, mode and MAC the scripts' other lines name (mode-test:
-# twofish, serpent, lrw, essiv; luks2-integrity-test: authenc with
-# hmac(sha1|sha256|sha512), gcm, ccm, aegis128).  Under TCG they cost
-# tens of minutes (README.md), so only on request.
+# twofish, serpent, lrw; luks2-integrity-test: hmac(sha512), gcm, ccm,
+# aegis128).  Under TCG they cost tens of minutes (README.md), so only on
+# request.
 [ "$variant" = lean ] || want+=" twofish_generic twofish-x86_64
 	twofish-x86_64-3way twofish-avx-x86_64 serpent_generic
-	serpent-sse2-x86_64 serpent-avx-x86_64 serpent-avx2 lrw essiv
+	serpent-sse2-x86_64 serpent-avx-x86_64 serpent-avx2 lrw
 	crypto_null ctr gcm ccm ghash-generic ghash-clmulni-intel aegis128
-	aegis128-aesni authenc hmac sha1_generic sha1-ssse3 sha256_generic
-	sha256-ssse3 sha512_generic sha512-ssse3 algif_hash algif_aead"
+	aegis128-aesni hmac sha1_generic sha1-ssse3 sha256_generic
+	sha256-ssse3 sha512_generic sha512-ssse3"
 
 stage=$cache/peer-stage-$KVER-$variant
 exec 9>"$stage.lock"
