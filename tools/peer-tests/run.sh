@@ -84,7 +84,7 @@ vm=$!
 trap 'kill $vm 2>/dev/null || true' EXIT
 # Live progress: the ChaCha lines and each script's end.
 tail -n +1 -s 1 --pid=$vm -f "$out/results.log" | tr -d '\r' |
-	grep --line-buffered -E 'adiantum|chacha20|^@@END (mode|luks2)' >&2 || true
+	grep --line-buffered -E '^(x?chacha[0-9]+,|\[chacha20-|@@END (mode|luks2))' >&2 || true
 rc=0
 wait $vm || rc=$?
 [ $rc -ne 124 ] || log "timeout: the guest ran for $timeout s"
