@@ -241,7 +241,7 @@ bad=$(cat "$out/dmesg.txt" "$out/console.log" | tr -d '\r' |
 	sort -u) || true
 ok=0
 [ -z "$bad" ] || ok=1
-[ -s "$out/dmesg.txt" ] || { ok=1; bad="no dmesg from the guest"; }
+[ -s "$out/dmesg.txt" ] || { ok=1; bad="no dmesg from the guest${bad:+|}$bad"; }
 [ -n "$bad" ] || bad="no BUG/WARNING/Oops/KASAN/lockdep/CFI failure/alg:\
  failure in $(wc -l <"$out/dmesg.txt") lines"
 verdict 5 dmesg-clean $ok "$(head -n 4 <<<"$bad" | paste -sd'|')"
