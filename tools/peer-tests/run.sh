@@ -82,6 +82,8 @@ vm=$!
 # timeout runs in a process group of its own: a stopped run.sh must stop
 # the guest too.
 trap 'kill $vm 2>/dev/null || true' EXIT
+# A killed bash runs no EXIT trap unless the signal is trapped.
+trap 'exit 143' INT TERM
 # Live progress: the ChaCha lines and each script's end.
 tail -n +1 -s 1 --pid=$vm -f "$out/results.log" | tr -d '\r' |
 	grep --line-buffered -E '^(x?chacha[0-9]+,|\[chacha20-|@@END (mode|luks2))' >&2 || true
