@@ -102,6 +102,11 @@ bochs: deps ## AVX-512 in kernels under Bochs: both sides of the zmm policy, a t
 ipsec: deps ## ESP tunnels, rfc7539esp(chacha20,poly1305), between a guest with the module and one without (6.1, 6.12, 7.3, arm64 to x86-64)
 	bash tools/ipsec/check-all.sh
 
+# On request: cryptsetup's own test scripts against the module (issue 18;
+# not in make check).
+peer-tests: deps ## cryptsetup's tests/mode-test (Adiantum) and luks2-integrity-test (chacha20, poly1305) from Debian's source, in a 6.1 guest with the module
+	bash tools/peer-tests/run.sh --kernel 6.1
+
 check: deps test-user test-arm64 checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb-check ## every test (then KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64, PREEMPT_RT 6.1 and 6.12; beside them, make bochs)
 	bash tools/emulated-check.sh
 
@@ -124,4 +129,4 @@ help: ## this list
 
 .PHONY: all have-headers modules install uninstall clean deps test-user test-arm64 \
 	checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb deb-check check \
-	check-fast demo bench kunit bochs ipsec help
+	check-fast demo bench kunit bochs ipsec peer-tests help

@@ -11,6 +11,7 @@ pkgs=(
 	libc6-dev valgrind
 	busybox-static dmsetup
 	cryptsetup-bin		# the LUKS2 check in the VMs
+	mount util-linux	# make peer-tests: losetup, wipefs in its guest
 	qemu-system-x86
 	sparse			# make sparse (6.x)
 	dpkg-dev		# make sparse (7.x): dpkg-source unpacks sid's sparse
