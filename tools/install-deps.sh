@@ -26,6 +26,10 @@ pkgs=(
 	libssl-dev libsodium-dev libgcrypt20-dev gnuplot-nox	# make bench
 	# tools/kernel, tools/kunit: debug kernels for x86-64 and arm64
 	bc bison flex libelf-dev ccache gcc-aarch64-linux-gnu qemu-system-arm python3
+	# the 7.3 test kernels are clang kernels (LLVM=-19: clang, ld.lld,
+	# llvm-ar, llvm-nm, llvm-objcopy...); tests' check-clang links with lld
+	clang-19 lld-19 llvm-19
+	e2fsprogs		# checks 12 (mke2fs for the guest's ext4)
 	# tools/bochs: Bochs 3.0 built from source, booted from an isolinux CD
 	g++ isolinux syslinux-common genisoimage
 )
