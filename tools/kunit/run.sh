@@ -27,7 +27,8 @@
 #   -k SERIES		7.3 (default: clang-19, kCFI), 7.3-gcc (gcc),
 #			7.3-rt (gcc, PREEMPT_RT) or 6.12:
 #			tools/kernel/build.sh -k
-# CHACHA_SRC=DIR tests the sources in DIR instead of this tree.
+# CHACHA_SRC=DIR tests the sources in DIR instead of this tree;
+# CHACHA_BUILD_TAG=name gives the run log and build directories of its own.
 # Logs: $CHACHA_CACHE/runs/kunit-<series>-<arch>-<cpu>/{build,console}.log, ktap.txt
 set -euo pipefail
 
@@ -57,7 +58,10 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$arch" ] && [ -n "$cpu" ] || usage
 
-out=$cache/runs/kunit-$series-$arch-${cpu//:/-}
+# CHACHA_BUILD_TAG keeps a run (a planted fault, another worktree) apart
+# from the others: its log and build directories get the tag.
+tag=${CHACHA_BUILD_TAG:+-$CHACHA_BUILD_TAG}
+out=$cache/runs/kunit-$series-$arch-${cpu//:/-}$tag
 rm -rf "$out"
 mkdir -p "$out"
 t0=$(date +%s)
@@ -74,7 +78,7 @@ kdir=$("$top/tools/kernel/build.sh" -k "$series" "$arch" 2>"$out/build.log") || 
 # every file of $CHACHA_SRC, e.g. a scratch copy with a bug planted), one
 # build directory per kernel.
 src=${CHACHA_SRC:-$top}
-bdir=$cache/kunit-build/$(basename "$kdir")
+bdir=$cache/kunit-build/$(basename "$kdir")$tag
 mkdir -p "$bdir"
 exec 9>"$bdir.lock"
 flock 9
