@@ -51,35 +51,14 @@ rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc} "$stage/lib/modules/$KVER"
 mdir=$stage/lib/modules/$KVER
 
-for m in $want; do
-	modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" 2>/dev/null ||
-		log "note: no module $m in $KVER (built in or absent)"
-done | awk '$1 == "insmod" { print $2 }' | sort -u | while read -r f; do
-	rel=${f#"$KROOT/lib/modules/$KVER/"}
-	mkdir -p "$mdir/$(dirname "$rel")"
-	case $f in
-	*.xz) xz -dc "$f" >"$mdir/${rel%.xz}" ;;
-	*.zst) zstd -qdc "$f" >"$mdir/${rel%.zst}" ;;
-	*) cp "$f" "$mdir/$rel" ;;
-	esac
-done
-cp "$KROOT/lib/modules/$KVER"/modules.{builtin,builtin.modinfo,order} "$mdir/"
+# shellcheck disable=SC2086 # one module a word
+stage_kmods "$stage" $want
 if [ -n "$ko" ]; then
 	mkdir -p "$mdir/extra"
 	cp "$ko" "$mdir/extra/chacha20_simd.ko"
 fi
 depmod -b "$stage" "$KVER"
 
-# add_prog FILE: a dynamically linked program into /sbin, with every
-# library ldd names (and the loader) at its own path.
-add_prog() {
-	cp "$1" "$stage/sbin/"
-	ldd "$1" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' |
-		while read -r lib; do
-			mkdir -p "$stage$(dirname "$lib")"
-			cp -L "$lib" "$stage$lib"
-		done
-}
 
 if [ "$KARCH" = arm64 ]; then
 	ul=$("$vm_dir/userland-arm64.sh") || die "no arm64 user space"
@@ -98,9 +77,9 @@ else
 		die "ip missing (apt-get install iproute2)"
 	[ "$(readlink -f "$ipbin")" != "$(readlink -f "$bb")" ] ||
 		die "$ipbin is busybox's, not iproute2's"
-	add_prog "$(readlink -f "$ipbin")"
+	stage_prog "$stage" "$(readlink -f "$ipbin")" sbin
 	kmod=$(command -v kmod) || die "kmod missing (apt-get install kmod)"
-	add_prog "$kmod"
+	stage_prog "$stage" "$kmod" sbin
 fi
 for p in modprobe insmod rmmod lsmod modinfo; do
 	ln -s kmod "$stage/sbin/$p"

@@ -67,32 +67,11 @@ mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,etc} \
 	"$stage/lib/modules/$KVER/extra" "$stage/peer-tests"
 mdir=$stage/lib/modules/$KVER
 
-for m in $want; do
-	modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" 2>/dev/null ||
-		log "note: no module $m in $KVER (built in or absent)"
-done | awk '$1 == "insmod" { print $2 }' | sort -u | while read -r f; do
-	rel=${f#"$KROOT/lib/modules/$KVER/"}
-	mkdir -p "$mdir/$(dirname "$rel")"
-	case $f in
-	*.xz) xz -dc "$f" >"$mdir/${rel%.xz}" ;;
-	*.zst) zstd -qdc "$f" >"$mdir/${rel%.zst}" ;;
-	*) cp "$f" "$mdir/$rel" ;;
-	esac
-done
-cp "$KROOT/lib/modules/$KVER"/modules.{builtin,builtin.modinfo,order} "$mdir/"
+# shellcheck disable=SC2086 # one module a word
+stage_kmods "$stage" $want
 cp "$ko" "$mdir/extra/chacha20_simd.ko"
 depmod -b "$stage" "$KVER"
 
-# add_prog FILE DIR: a dynamically linked program into DIR, with every
-# library ldd names (and the loader) at its own path.
-add_prog() {
-	cp "$1" "$stage/$2/"
-	ldd "$1" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' |
-		while read -r lib; do
-			mkdir -p "$stage$(dirname "$lib")"
-			cp -L "$lib" "$stage$lib"
-		done
-}
 # need NAME: the host's program of that name (Debian's), not busybox's
 need() {
 	local p
@@ -111,19 +90,19 @@ ln -s busybox "$stage/bin/sh"
 # against these (GNU sed's '\t' in a bracket, grep -m1, ...), not against
 # busybox's look-alikes.  They go in /usr, which the guest puts first in
 # PATH; busybox's links land in /bin and /sbin.
-add_prog "$(need bash bash)" usr/bin
-add_prog "$(need cryptsetup cryptsetup-bin)" usr/sbin
-add_prog "$(need dmsetup dmsetup)" usr/sbin
-add_prog "$(need losetup mount)" usr/sbin
-add_prog "$(need wipefs util-linux)" usr/sbin
-add_prog "$(need kmod kmod)" usr/bin
+stage_prog "$stage" "$(need bash bash)" usr/bin
+stage_prog "$stage" "$(need cryptsetup cryptsetup-bin)" usr/sbin
+stage_prog "$stage" "$(need dmsetup dmsetup)" usr/sbin
+stage_prog "$stage" "$(need losetup mount)" usr/sbin
+stage_prog "$stage" "$(need wipefs util-linux)" usr/sbin
+stage_prog "$stage" "$(need kmod kmod)" usr/bin
 for p in modprobe insmod rmmod lsmod modinfo; do
 	ln -s ../usr/bin/kmod "$stage/sbin/$p"
 done
-add_prog "$(need sed sed)" usr/bin
-add_prog "$(need grep grep)" usr/bin
+stage_prog "$stage" "$(need sed sed)" usr/bin
+stage_prog "$stage" "$(need grep grep)" usr/bin
 for p in dd cut sha256sum id rm sync cat basename; do
-	add_prog "$(need $p coreutils)" usr/bin
+	stage_prog "$stage" "$(need $p coreutils)" usr/bin
 done
 
 for t in mode-test luks2-integrity-test; do

@@ -38,6 +38,43 @@ load_kernel() {
 	KARCH=$(kernel_arch "$1")
 }
 
+# stage_kmods STAGE MODULE...: the modules of kernel KVER (from KROOT) and
+# all modprobe says they depend on, unpacked (the guest then needs no xz,
+# nor zstd), into STAGE/lib/modules/KVER, with the index files depmod
+# needs; a module the kernel lacks (built in, or absent) is only noted.
+# Used by every initramfs builder (tools/vm, tools/ipsec, tools/peer-tests).
+stage_kmods() {
+	local mdir=$1/lib/modules/$KVER m f rel
+	shift
+	mkdir -p "$mdir"
+	for m in "$@"; do
+		modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" 2>/dev/null ||
+			log "note: no module $m in $KVER (built in or absent)"
+	done | awk '$1 == "insmod" { print $2 }' | sort -u | while read -r f; do
+		rel=${f#"$KROOT/lib/modules/$KVER/"}
+		mkdir -p "$mdir/$(dirname "$rel")"
+		case $f in
+		*.xz) xz -dc "$f" >"$mdir/${rel%.xz}" ;;
+		*.zst) zstd -qdc "$f" >"$mdir/${rel%.zst}" ;;
+		*) cp "$f" "$mdir/$rel" ;;
+		esac
+	done
+	cp "$KROOT/lib/modules/$KVER"/modules.{builtin,builtin.modinfo,order} \
+		"$mdir/"
+}
+
+# stage_prog STAGE FILE DIR: a dynamically linked program into STAGE/DIR,
+# with every library ldd names (and the loader) at its own path.
+stage_prog() {
+	local lib
+	cp "$2" "$1/$3/"
+	ldd "$2" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' |
+		while read -r lib; do
+			mkdir -p "$1$(dirname "$lib")"
+			cp -L "$lib" "$1$lib"
+		done
+}
+
 # Seconds since the epoch, for timings.
 now() { date +%s; }
 

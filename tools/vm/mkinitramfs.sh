@@ -53,32 +53,11 @@ mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc/modprobe.d} \
 	"$stage/lib/modules/$KVER/$kodir"
 mdir=$stage/lib/modules/$KVER
 
-# Kernel modules (unpacked: the guest then needs no xz, nor zstd).
-for m in $want; do
-	modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" 2>/dev/null ||
-		log "note: $m not available in $KVER"
-done | awk '$1 == "insmod" { print $2 }' | sort -u | while read -r f; do
-	rel=${f#"$KROOT/lib/modules/$KVER/"}
-	mkdir -p "$mdir/$(dirname "$rel")"
-	case $f in
-	*.xz) xz -dc "$f" >"$mdir/${rel%.xz}" ;;
-	*.zst) zstd -qdc "$f" >"$mdir/${rel%.zst}" ;;
-	*) cp "$f" "$mdir/$rel" ;;
-	esac
-done
-cp "$KROOT/lib/modules/$KVER"/modules.{builtin,builtin.modinfo,order} "$mdir/"
+# shellcheck disable=SC2086 # one module a word
+stage_kmods "$stage" $want
 cp "$ko" "$mdir/$kodir/chacha20_simd.ko"
 depmod -b "$stage" "$KVER"
 
-# copy_bin FILE DIR: a dynamically linked program and the libraries it needs
-copy_bin() {
-	cp "$1" "$stage/$2/"
-	ldd "$1" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' |
-		while read -r lib; do
-			mkdir -p "$stage$(dirname "$lib")"
-			cp -L "$lib" "$stage$lib"
-		done
-}
 
 # User space: static busybox; dmsetup; kmod, as busybox modprobe retries a
 # failed finit_module() with init_module() and so runs tcrypt twice.
@@ -95,18 +74,18 @@ cp "$bb" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 for p in dmsetup kmod; do
 	command -v $p >/dev/null || die "$p missing (apt-get install $p)"
-	copy_bin "$(command -v $p)" sbin
+	stage_prog "$stage" "$(command -v $p)" sbin
 done
 # cryptsetup for the LUKS2 check: Debian's cryptsetup-bin is dynamically
-# linked, so copy_bin brings its libraries and the loader (host ldd; the
+# linked, so stage_prog brings its libraries and the loader (host ldd; the
 # arm64 user space above carries its own cryptsetup).
 cryptsetup=${CRYPTSETUP:-$(PATH=$PATH:/usr/sbin:/sbin command -v cryptsetup)} ||
 	die "cryptsetup missing (apt-get install cryptsetup-bin)"
-copy_bin "$cryptsetup" sbin
+stage_prog "$stage" "$cryptsetup" sbin
 # mke2fs for check 12 (e2fsprogs), run as mkfs.ext4.
 mke2fs=$(PATH=$PATH:/usr/sbin:/sbin command -v mke2fs) ||
 	die "mke2fs missing (apt-get install e2fsprogs)"
-copy_bin "$mke2fs" sbin
+stage_prog "$stage" "$mke2fs" sbin
 fi
 ln -s mke2fs "$stage/sbin/mkfs.ext4"
 for p in modprobe insmod rmmod lsmod modinfo; do
