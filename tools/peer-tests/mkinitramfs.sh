@@ -113,21 +113,4 @@ cp "$here/guest-init.sh" "$stage/init"
 cp "$vm_dir/serial-drain.sh" "$stage/bin/"
 chmod 755 "$stage/init" "$stage/bin/serial-drain.sh"
 
-# Fixed owner, times and order: the same inputs give the same image.
-find "$stage" -exec touch -h -d @0 {} +
-odir=$cache/peer-initramfs
-mkdir -p "$odir"
-tmp=$(mktemp "$odir/.cpio.XXXXXX")
-(cd "$stage" && find . | LC_ALL=C sort |
-	cpio -o -H newc -R 0:0 --reproducible --quiet) >"$tmp"
-out=$odir/$KVER-$variant-$(sha256sum <"$tmp" | cut -c1-16).cpio.gz
-if [ -e "$out" ]; then
-	rm -f "$tmp"
-else
-	gzip -1 -n <"$tmp" >"$out.new" && mv "$out.new" "$out"
-	rm -f "$tmp"
-	log "wrote $out ($(du -h "$out" | cut -f1))"
-	find "$odir" -name "$KVER-$variant-*.cpio.gz" -printf '%T@ %p\n' |
-		sort -rn | tail -n +4 | cut -d' ' -f2- | xargs -r rm -f
-fi
-echo "$out"
+pack_initramfs "$stage" "$cache/peer-initramfs" "$KVER-$variant" 3

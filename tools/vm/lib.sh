@@ -75,6 +75,31 @@ stage_prog() {
 		done
 }
 
+# pack_initramfs STAGE DIR NAME KEEP: STAGE as a gzipped cpio archive,
+# DIR/NAME-<hash of the archive>.cpio.gz, its path printed.  Fixed owner,
+# times and order, so the same inputs give the same image, which is then
+# not written again; of the images DIR/NAME-*, the KEEP newest stay.
+pack_initramfs() {
+	local stage=$1 dir=$2 name=$3 keep=$4 tmp out
+	find "$stage" -exec touch -h -d @0 {} +
+	mkdir -p "$dir"
+	tmp=$(mktemp "$dir/.cpio.XXXXXX")
+	(cd "$stage" && find . | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --reproducible --quiet) >"$tmp"
+	out=$dir/$name-$(sha256sum <"$tmp" | cut -c1-16).cpio.gz
+	if [ -e "$out" ]; then
+		rm -f "$tmp"
+	else
+		gzip -1 -n <"$tmp" >"$out.new" && mv "$out.new" "$out"
+		rm -f "$tmp"
+		log "wrote $out ($(du -h "$out" | cut -f1))"
+		find "$dir" -name "$name-*.cpio.gz" -printf '%T@ %p\n' |
+			sort -rn | tail -n +$((keep + 1)) | cut -d' ' -f2- |
+			xargs -r rm -f
+	fi
+	echo "$out"
+}
+
 # Seconds since the epoch, for timings.
 now() { date +%s; }
 

@@ -118,20 +118,4 @@ cp "$vm_dir/guest-check.sh" "$vm_dir/guest-demo.sh" "$vm_dir/serial-drain.sh" \
 	"$stage/bin/"
 chmod 755 "$stage/init" "$stage"/bin/*
 
-# A deterministic archive: fixed owner, mtimes and order.
-find "$stage" -exec touch -h -d @0 {} +
-mkdir -p "$cache/initramfs"
-tmp=$(mktemp "$cache/initramfs/.cpio.XXXXXX")
-(cd "$stage" && find . | LC_ALL=C sort |
-	cpio -o -H newc -R 0:0 --reproducible --quiet) >"$tmp"
-out=$cache/initramfs/$KVER-$(sha256sum <"$tmp" | cut -c1-16).cpio.gz
-if [ -e "$out" ]; then
-	rm -f "$tmp"
-else
-	gzip -1 -n <"$tmp" >"$out.new" && mv "$out.new" "$out"
-	rm -f "$tmp"
-	log "wrote $out ($(du -h "$out" | cut -f1))"
-	# Keep the four newest images of this kernel.
-	ls -t "$cache/initramfs/$KVER"-*.cpio.gz | tail -n +5 | xargs -r rm -f
-fi
-echo "$out"
+pack_initramfs "$stage" "$cache/initramfs" "$KVER" 4
