@@ -38,6 +38,10 @@ default_suites="bookworm bookworm-updates bookworm-security bookworm-backports"
 # Source packages need deb-src lines, and lists of their own.
 [ "$cmd" != source ] || lists=$lists-src
 mkdir -p "$lists/partial" "$root/archives/partial" "$root/debs" "$root/x"
+# One run per architecture at a time: apt runs unlocked here
+# (Debug::NoLocking), and make check runs two lanes of checks at once.
+exec 8>"$root.lock"
+flock 8
 
 list=$lists.sources.list
 : >"$list.new"
