@@ -107,8 +107,23 @@ ipsec: deps ## ESP tunnels, rfc7539esp(chacha20,poly1305), between a guest with 
 peer-tests: deps ## cryptsetup's tests/mode-test (Adiantum) and luks2-integrity-test (chacha20, poly1305) from Debian's source, in a 6.1 guest with the module
 	bash tools/peer-tests/run.sh --kernel 6.1
 
-check: deps test-user test-arm64 checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb-check ## every test (then KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64, PREEMPT_RT 6.1 and 6.12; beside them, make bochs)
+# make check: the static checks in two lanes side by side (make -j2 -O:
+# each lane's output comes out whole, when it ends), the source tree's
+# own (harnesses, checkpatch, docs) beside what builds against kernels
+# (which builds the 7.3 test kernels from a cold cache), each lane one
+# target after another (MAKEFLAGS= : a serial make, without the outer
+# one's jobserver); then the tests that boot kernels.
+check: deps ## every test (then KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64, PREEMPT_RT 6.1 and 6.12; beside them, make bochs)
+	$(MAKE) --no-print-directory -j2 --output-sync=recurse \
+		check-source check-kernels
 	bash tools/emulated-check.sh
+
+check-source: deps ## make check's first lane: test-user test-arm64 checkpatch docs
+	MAKEFLAGS= $(MAKE) --no-print-directory test-user test-arm64 checkpatch docs
+
+check-kernels: deps ## make check's second lane: modules-debian disasm-check symbols-check sparse dkms install-check deb-check
+	MAKEFLAGS= $(MAKE) --no-print-directory modules-debian disasm-check \
+		symbols-check sparse dkms install-check deb-check
 
 check-fast: deps test-user ## the user-space harness and one VM boot
 	bash tools/vm/run.sh --kernel 6.1 --cpu max --expect avx2
@@ -129,4 +144,4 @@ help: ## this list
 
 .PHONY: all have-headers modules install uninstall clean deps test-user test-arm64 \
 	checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb deb-check check \
-	check-fast demo bench kunit bochs ipsec peer-tests help
+	check-source check-kernels check-fast demo bench kunit bochs ipsec peer-tests help
