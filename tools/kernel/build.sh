@@ -9,7 +9,8 @@
 # ARCH, CROSS_COMPILE and CC to build modules with.
 #   -k 7.3|7.3-gcc|7.3-rt|6.12	the test kernel of that series (default 7.3):
 #		7.3: linux-source-7.3 (trixie-backports), test7.config +
-#		test7-ARCH.config + test7-cfi.config + test7-cfi-ARCH.config,
+#		test7-ARCH.config (x86_64: + test7-consumers.config) +
+#		test7-cfi.config + test7-cfi-ARCH.config,
 #		built with clang-19 and lld-19 (LLVM=-19) as a kCFI kernel
 #		(IBT and FineIBT on x86-64; PAC, BTI and the shadow call
 #		stack on arm64), release 7.3.4-cfi: make check's VM checks,
@@ -63,6 +64,7 @@ case $series in
 	base=${base%-gcc}
 	: "${pkg:=linux-source-$base}" "${suites:=trixie trixie-backports}"
 	preset=("$here/test7.config" "$here/test7-$arch.config")
+	[ "$arch" != x86_64 ] || preset+=("$here/test7-consumers.config")
 	case $series in
 	*-rt) preset+=("$here/test7-rt.config") ;;
 	*-gcc) ;;
