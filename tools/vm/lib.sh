@@ -75,6 +75,63 @@ stage_prog() {
 		done
 }
 
+# stage_arm64 OUT "PKGS" DST=SRC[:SRC...] ...: Debian 12's arm64 packages
+# PKGS (debfetch.sh -a arm64), and from them each program DST (a path in
+# OUT) copied from the first SRC a package holds, then every shared
+# library they need (readelf's DT_NEEDED, transitively) into
+# OUT/lib/aarch64-linux-gnu.  Skipped when OUT is complete for the same
+# package versions.  For arm64 guests' initramfs images.
+stage_arm64() {
+	local out=$1 pkgs=$2 dirs key spec src todo next f so lib
+	local readelf=${CHACHA_CROSS:-aarch64-linux-gnu-}readelf
+	shift 2
+	command -v "$readelf" >/dev/null ||
+		die "$readelf missing (apt-get install binutils-aarch64-linux-gnu)"
+	# shellcheck disable=SC2086 # one word per package
+	dirs=$("$debfetch" -a arm64 get $pkgs) || die "cannot fetch $pkgs"
+	key=$(echo "$dirs" | sha256sum | cut -c1-16)
+	[ ! -e "$out/.done-$key" ] || return 0
+	rm -rf "$out"
+	mkdir -p "$out/lib/aarch64-linux-gnu"
+	todo=''
+	for spec in "$@"; do
+		src=$(arm64_find "$dirs" "${spec#*=}") ||
+			die "${spec#*=} is in none of: $pkgs"
+		mkdir -p "$(dirname "$out/${spec%%=*}")"
+		cp -L "$src" "$out/${spec%%=*}"
+		todo+=" $out/${spec%%=*}"
+	done
+	while [ -n "$todo" ]; do
+		next=''
+		for f in $todo; do
+			for so in $("$readelf" -d "$f" |
+				sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+				lib=$out/lib/aarch64-linux-gnu/$so
+				[ -e "$lib" ] && continue
+				src=$(arm64_find "$dirs" \
+					"lib/aarch64-linux-gnu/$so:usr/lib/aarch64-linux-gnu/$so") ||
+					die "$so (needed by ${f##*/}) is in none of: $pkgs"
+				cp -L "$src" "$lib"
+				next+=" $lib"
+			done
+		done
+		todo=$next
+	done
+	touch "$out/.done-$key"
+}
+
+# arm64_find DIRS SRC[:SRC...]: the first SRC found under one of DIRS.
+arm64_find() {
+	local d r
+
+	for r in ${2//:/ }; do
+		for d in $1; do
+			[ -e "$d/$r" ] && { echo "$d/$r"; return 0; }
+		done
+	done
+	return 1
+}
+
 # pack_initramfs STAGE DIR NAME KEEP: STAGE as a gzipped cpio archive,
 # DIR/NAME-<hash of the archive>.cpio.gz, its path printed.  Fixed owner,
 # times and order, so the same inputs give the same image, which is then
