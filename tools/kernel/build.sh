@@ -7,14 +7,17 @@
 # plus config fragments, cached.  Prints the build directory (usable as
 # KDIR for M= module builds); its kernel.env names the image, the source,
 # ARCH, CROSS_COMPILE and CC to build modules with.
-#   -k 7.3|7.3-gcc|7.3-rt|6.12	the test kernel of that series (default 7.3):
+#   -k 7.3|7.3-net|7.3-gcc|7.3-rt|6.12	the test kernel of that series
+#		(default 7.3):
 #		7.3: linux-source-7.3 (trixie-backports), test7.config +
-#		test7-ARCH.config (x86_64: + test7-consumers.config) +
-#		test7-cfi.config + test7-cfi-ARCH.config,
+#		test7-ARCH.config + test7-cfi.config + test7-cfi-ARCH.config,
 #		built with clang-19 and lld-19 (LLVM=-19) as a kCFI kernel
 #		(IBT and FineIBT on x86-64; PAC, BTI and the shadow call
 #		stack on arm64), release 7.3.4-cfi: make check's VM checks,
 #		KUnit and Bochs rows;
+#		7.3-net: 7.3 + test7-consumers.config (+ on arm64
+#		test7-consumers-arm64.config), release 7.3.4-cfi-net, for
+#		the consumer tests on request (tools/ipsec);
 #		7.3-gcc: test7.config + test7-ARCH.config with gcc, release
 #		7.3.4 (make check: -m, for the gcc W=1 module build);
 #		7.3-rt: 7.3-gcc + test7-rt.config (PREEMPT_RT), for KUnit
@@ -35,7 +38,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
-series=7.3 pkg='' suites='' srcdir='' frags=() prepare=''
+series=7.3 pkg='' suites='' srcdir='' frags=() prepare='' localversion=''
 while getopts "k:p:s:S:f:m" o; do
 	case $o in
 	k) series=$OPTARG ;;
@@ -44,11 +47,11 @@ while getopts "k:p:s:S:f:m" o; do
 	s) suites=$OPTARG ;;
 	S) srcdir=$OPTARG ;;
 	f) frags+=("$OPTARG") ;;
-	*) sed -n '4,30s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,36s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-arch=${1:?usage: $0 [-k 7.3|7.3-gcc|7.3-rt|6.12] [-m] [-p PKG] [-s SUITES] [-S DIR] [-f FRAG] x86_64|arm64}
+arch=${1:?usage: $0 [-k 7.3|7.3-net|7.3-gcc|7.3-rt|6.12] [-m] [-p PKG] [-s SUITES] [-S DIR] [-f FRAG] x86_64|arm64}
 log() { echo "${0##*/}: $*" >&2; }
 
 case $arch in
@@ -62,9 +65,9 @@ case $series in
 7.*)
 	base=${series%-rt}
 	base=${base%-gcc}
+	base=${base%-net}
 	: "${pkg:=linux-source-$base}" "${suites:=trixie trixie-backports}"
 	preset=("$here/test7.config" "$here/test7-$arch.config")
-	[ "$arch" != x86_64 ] || preset+=("$here/test7-consumers.config")
 	case $series in
 	*-rt) preset+=("$here/test7-rt.config") ;;
 	*-gcc) ;;
@@ -73,6 +76,12 @@ case $series in
 		llvm=${CHACHA_LLVM:--19}
 		;;
 	esac
+	if [ "$series" = "$base-net" ]; then
+		preset+=("$here/test7-consumers.config")
+		[ ! -e "$here/test7-consumers-$arch.config" ] ||
+			preset+=("$here/test7-consumers-$arch.config")
+		localversion=-net
+	fi
 	;;
 6.12)
 	: "${pkg:=linux-source-6.12}"
@@ -109,7 +118,7 @@ if [ -n "$llvm" ]; then
 		{ log "ld.lld$llvm missing (apt-get install lld${llvm#-})"; exit 1; }
 fi
 command -v "$cc" >/dev/null || { log "$cc missing"; exit 1; }
-key=$({ echo "$version $arch${prepare:+ modules_prepare}"; cat "${frags[@]}"; "$cc" --version | head -n 1; } |
+key=$({ echo "$version $arch${prepare:+ modules_prepare}$localversion"; cat "${frags[@]}"; "$cc" --version | head -n 1; } |
 	sha256sum | cut -c1-12)
 out=$cache/kbuild/$version-$arch-$key
 mkdir -p "$out"
@@ -122,6 +131,9 @@ export CCACHE_BASEDIR=$cache
 kmake=(make -C "$srcdir" O="$out" ARCH="$arch" CROSS_COMPILE="$cross"
 	CC="ccache $cc" -j"${KBUILD_JOBS:-2}")
 [ -z "$llvm" ] || kmake+=(LLVM="$llvm")
+# A release of its own (7.3.4-cfi-net): modules, initramfs stages and the
+# module's build directories are keyed by it.
+[ -z "$localversion" ] || kmake+=(LOCALVERSION="$localversion")
 
 if [ ! -e "$out/.done" ]; then
 	t0=$(date +%s)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fetch-kernel.sh 6.1|6.12|7.3|7.3-gcc|6.1-rt|6.12-rt[-arm64]
+# fetch-kernel.sh 6.1|6.12|7.3|7.3-net|7.3-gcc|6.1-rt|6.12-rt[-arm64]
 #
 # Download Debian's newest kernel of that series (image, headers, kbuild),
 # unpack it into one root under the cache, point the packages' absolute
@@ -21,6 +21,8 @@
 #           for their kbuild tools), its modules installed into a root
 #           beside the build; its kernel.env adds KLLVM (LLVM=-19), which
 #           build-module.sh passes on; 7.3-arm64 likewise
+#   7.3-net -> 7.3 with the consumer tests' options (build.sh -k 7.3-net,
+#           release 7.3.4-cfi-net): IPsec on 7.3, on request
 #   7.3-gcc -> the same configuration with gcc, configured and prepared
 #           for module builds only (build.sh -m: no image, no
 #           Module.symvers): the gcc W=1 build against 7.3
@@ -83,7 +85,7 @@ EOT
 	echo "$dir"
 	exit 0
 	;;
-*) die "usage: $0 6.1|6.12|7.3|7.3-gcc[-arm64], 6.1-rt|6.12-rt[-arm64]" ;;
+*) die "usage: $0 6.1|6.12|7.3|7.3-net|7.3-gcc[-arm64], 6.1-rt|6.12-rt[-arm64]" ;;
 esac
 
 image=$("$debfetch" -a "$arch" newest "linux-image-$kpat-unsigned") ||
