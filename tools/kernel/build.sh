@@ -47,7 +47,7 @@ while getopts "k:p:s:S:f:m" o; do
 	s) suites=$OPTARG ;;
 	S) srcdir=$OPTARG ;;
 	f) frags+=("$OPTARG") ;;
-	*) sed -n '4,36s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,/^[^#]/s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
