@@ -15,9 +15,12 @@
 #		(IBT and FineIBT on x86-64; PAC, BTI and the shadow call
 #		stack on arm64), release 7.3.4-cfi: make check's VM checks,
 #		KUnit and Bochs rows;
-#		7.3-net: 7.3 + test7-consumers.config (+ on arm64
-#		test7-consumers-arm64.config), release 7.3.4-cfi-net, for
-#		the consumer tests on request (tools/ipsec);
+#		on x86-64 also test7-consumers.config (IPv4 with ESP, a
+#		virtio NIC, ext4 with fscrypt, dm-integrity: make check's
+#		IPsec rows and consumer checks);
+#		7.3-net: on x86-64 the same kernel as 7.3; on arm64 7.3 +
+#		test7-consumers.config + test7-consumers-arm64.config,
+#		release 7.3.4-cfi-net, for IPsec on arm64's 7.3 on request;
 #		7.3-gcc: test7.config + test7-ARCH.config with gcc, release
 #		7.3.4 (make check: -m, for the gcc W=1 module build);
 #		7.3-rt: 7.3-gcc + test7-rt.config (PREEMPT_RT), for KUnit
@@ -76,12 +79,21 @@ case $series in
 		llvm=${CHACHA_LLVM:--19}
 		;;
 	esac
-	if [ "$series" = "$base-net" ]; then
+	# The consumer options: always in x86-64's clang kernel, where make
+	# check runs IPsec and checks 12 and 13 on 7.3 (7.3-net is then the
+	# same build, release 7.3.4-cfi); on arm64 only in 7.3-net, a kernel
+	# of its own (release 7.3.4-cfi-net).
+	case $arch-$series in
+	x86_64-"$base" | x86_64-"$base"-net)
+		preset+=("$here/test7-consumers.config")
+		;;
+	*-"$base"-net)
 		preset+=("$here/test7-consumers.config")
 		[ ! -e "$here/test7-consumers-$arch.config" ] ||
 			preset+=("$here/test7-consumers-$arch.config")
 		localversion=-net
-	fi
+		;;
+	esac
 	;;
 6.12)
 	: "${pkg:=linux-source-6.12}"
