@@ -8,9 +8,9 @@
 # counting checks; exits non-zero if any failed.  A row is KERNEL (both
 # guests on it) or A_KERNEL:B_KERNEL.  The default rows, also from
 # CHACHA_IPSEC_ROWS:
-#   6.1 6.12 7.3-net	both guests x86-64 on that kernel (7.3-net: the
-#			7.3 test kernel built here with the consumer
-#			options, tools/kernel/build.sh -k 7.3-net)
+#   6.1 6.12 7.3	both guests x86-64 on that kernel (7.3: the
+#			clang test kernel built here, which on x86-64 has
+#			the consumer options, tools/kernel/build.sh)
 #   6.1-arm64:6.1	A on arm64 (NEON, chacha20-neon-oot) against B on
 #			x86-64 (chacha20-simd): two architectures' ChaCha
 #			on one wire
@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../vm/lib.sh
 . "$here/../vm/lib.sh"
 
-rows=${CHACHA_IPSEC_ROWS:-6.1 6.12 7.3-net 6.1-arm64:6.1}
+rows=${CHACHA_IPSEC_ROWS:-6.1 6.12 7.3 6.1-arm64:6.1}
 if [ "${1:-}" = --rows ]; then
 	rows=$2
 	shift 2

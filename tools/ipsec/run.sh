@@ -9,8 +9,8 @@
 # drivers (its image holds no module).  The host drives both through a
 # command channel and prints one verdict per check, then "N passed, N
 # failed"; the exit status is non-zero on any failure or missing verdict.
-#   --kernel K		both guests' kernel (6.1, 6.12, 7.3-net; -arm64 for both
-#			on arm64)
+#   --kernel K		both guests' kernel (6.1, 6.12, 7.3; -arm64 for both
+#			on arm64, where 7.3's consumer kernel is 7.3-net)
 #   --kernel-a K	guest A's kernel, e.g. 6.1-arm64: A on arm64 (-M
 #			virt, NEON), B on --kernel-b, by default the same
 #			series on x86-64: the module talks to another
@@ -107,8 +107,8 @@ for g in a b; do
 	# shellcheck disable=SC2153 # KVER, VMLINUZ: set by load_kernel
 	kver[$g]=$KVER vmlinuz[$g]=$VMLINUZ karch[$g]=$KARCH
 	# The kernel must have what the tunnel needs; if not, every check
-	# fails (7.3's test kernels of make check have no IPv4 nor NIC:
-	# 7.3-net has them).  arm64 virt needs its PCI host bridge for
+	# fails (arm64's 7.3 test kernel has no IPv4 nor NIC: 7.3-net-arm64
+	# has them; x86-64's has).  arm64 virt needs its PCI host bridge for
 	# the NIC and the virtio console for the host's channel.
 	want="INET XFRM_USER INET_ESP XFRM_STATISTICS CRYPTO_SEQIV"
 	want+=" CRYPTO_CHACHA20POLY1305 PCI VIRTIO_PCI VIRTIO_NET"

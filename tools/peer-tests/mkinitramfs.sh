@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh KERNEL KO TESTDIR [lean|full]
+# mkinitramfs.sh KERNEL KO TESTDIR [lean|full|chacha]
 #
 # The peer-test guest's initramfs, printed as a path: static busybox for
 # /init, and Debian's own programs that cryptsetup's test scripts call
@@ -11,17 +11,19 @@
 # modules those scripts reach (lean: for their ChaCha lines; full: for
 # every line; with their dependencies, unpacked) and a depmod index;
 # tools/vm/serial-drain.sh; the scripts themselves from TESTDIR (the tests/
-# folder of Debian's cryptsetup source) in /peer-tests, unchanged; and
-# tools/peer-tests/guest-init.sh as /init.  Cached by content hash under
+# folder of Debian's cryptsetup source) in /peer-tests, unchanged (chacha:
+# lean's modules, and each script cut down to its ChaCha lines by
+# chacha-lines.awk, for make check); and tools/peer-tests/guest-init.sh as
+# /init.  Cached by content hash under
 # $CHACHA_CACHE/peer-initramfs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../vm/lib.sh
 . "$here/../vm/lib.sh"
 
-kernel=${1:?usage: $0 KERNEL chacha20_simd.ko TESTDIR [lean|full]}
-ko=${2:?usage: $0 KERNEL chacha20_simd.ko TESTDIR [lean|full]}
-testdir=${3:?usage: $0 KERNEL chacha20_simd.ko TESTDIR [lean|full]}
+kernel=${1:?usage: $0 KERNEL chacha20_simd.ko TESTDIR [lean|full|chacha]}
+ko=${2:?usage: $0 KERNEL chacha20_simd.ko TESTDIR [lean|full|chacha]}
+testdir=${3:?usage: $0 KERNEL chacha20_simd.ko TESTDIR [lean|full|chacha]}
 variant=${4:-lean}
 load_kernel "$kernel"
 [ "$KARCH" = amd64 ] || die "only x86-64 guests so far"
@@ -52,7 +54,7 @@ want="loop dm-mod dm-crypt dm-integrity
 # twofish, serpent, lrw; luks2-integrity-test: hmac(sha512), gcm, ccm,
 # aegis128).  Under TCG they cost tens of minutes (README.md), so only on
 # request.
-[ "$variant" = lean ] || want+=" twofish_generic twofish-x86_64
+[ "$variant" != full ] || want+=" twofish_generic twofish-x86_64
 	twofish-x86_64-3way twofish-avx-x86_64 serpent_generic
 	serpent-sse2-x86_64 serpent-avx-x86_64 serpent-avx2 lrw
 	crypto_null ctr gcm ccm ghash-generic ghash-clmulni-intel aegis128
@@ -107,7 +109,12 @@ done
 
 for t in mode-test luks2-integrity-test; do
 	[ -f "$testdir/$t" ] || die "no $t in $testdir"
-	cp "$testdir/$t" "$stage/peer-tests/"
+	if [ "$variant" = chacha ]; then
+		awk -f "$here/chacha-lines.awk" "$testdir/$t" \
+			>"$stage/peer-tests/$t"
+	else
+		cp "$testdir/$t" "$stage/peer-tests/"
+	fi
 done
 cp "$here/guest-init.sh" "$stage/init"
 cp "$vm_dir/serial-drain.sh" "$stage/bin/"

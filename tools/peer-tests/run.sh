@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh --kernel 6.1|6.12 [--cpu MODEL] [--full] [--timeout SECONDS]
+# run.sh --kernel 6.1|6.12 [--cpu MODEL] [--full|--chacha] [--timeout SECONDS]
 #
 # Run cryptsetup's own tests/mode-test (its Adiantum lines) and
 # tests/luks2-integrity-test (chacha20 with poly1305), from Debian 12's
@@ -14,10 +14,16 @@
 #			in the image (twofish, serpent, lrw, sha512, gcm,
 #			ccm, aegis128): several times as long under TCG;
 #			without it those lines are listed as not run
-#   --timeout SECONDS	limit for the guest (default 1800; --full: 3600)
+#   --chacha		only the scripts' ChaCha lines (make check): each
+#			script cut down by chacha-lines.awk to its
+#			prerequisites, its Adiantum or chacha20/poly1305
+#			lines and its cleanup; the lines left out are
+#			listed as not run
+#   --timeout SECONDS	limit for the guest (default 1800; --full: 3600;
+#			--chacha: 900)
 # CHACHA_SRC=DIR builds the module from DIR (tools/vm/build-module.sh; with
 # CHACHA_BUILD_TAG=name in a build directory of its own).
-# Logs: $CHACHA_CACHE/peer-runs/<kernel>[-full][-<tag>]/ (build.log, console.log,
+# Logs: $CHACHA_CACHE/peer-runs/<kernel>[-full|-chacha][-<tag>]/ (build.log, console.log,
 # results.log: the guest's raw report, and one file per section of it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../vm/lib.sh"
 
 usage() {
-	sed -n '4,22s/^# \{0,1\}//p' "$0"
+	sed -n '4,/^[^#]/s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 
@@ -36,16 +42,21 @@ while [ $# -gt 0 ]; do
 	--cpu) cpu=$2 ;;
 	--timeout) timeout=$2 ;;
 	--full) variant=full; shift; continue ;;
+	--chacha) variant=chacha; shift; continue ;;
 	*) usage ;;
 	esac
 	shift 2
 done
 [ -n "$kernel" ] || usage
-[ -n "$timeout" ] || { timeout=1800; [ $variant = lean ] || timeout=3600; }
+case $variant in
+lean) : "${timeout:=1800}" ;;
+full) : "${timeout:=3600}" ;;
+chacha) : "${timeout:=900}" ;;
+esac
 case $kernel in *-arm64) die "arm64 guests are not supported yet" ;; esac
 
 tag=$kernel
-[ $variant = lean ] || tag+=-full
+[ $variant = lean ] || tag+=-$variant
 out=$cache/peer-runs/$tag${CHACHA_BUILD_TAG:+-$CHACHA_BUILD_TAG}
 rm -rf "$out"
 mkdir -p "$out"
@@ -230,8 +241,9 @@ intree=$(grep -Ev '^[a-z0-9]+\((x?chacha[0-9]+)-[a-z0-9]+-oot,' <<<"$inst" |
 	paste -sd' ') || true
 [ -z "$intree" ] || { ok=1; det+=" NOT on the module: $intree;"; }
 used=$(awk '$1 == "chacha20_simd" { print $3 }' "$out/lsmod.txt")
+instl=$(paste -sd' ' <<<"$inst")
 verdict 4 instances-on-module $ok "${det# }${det:+ }instances:" \
-	"${inst:+$(paste -sd' ' <<<"$inst")}${inst:-none};" \
+	"${instl:-none};" \
 	"chacha20_simd used by ${used:-?}"
 
 # 5. No BUG, WARNING, Oops, KASAN or lockdep report, kCFI failure or
@@ -280,6 +292,16 @@ while IFS= read -r l; do
 		"$(why "$c")"
 	notrun=$((notrun + 1))
 done < <(grep -F '[N/A]' "$out/luks2-integrity-test.txt")
+# --chacha: the scripts' other lines were never in the image.
+if [ $variant = chacha ]; then
+	for t in mode-test luks2-integrity-test; do
+		while IFS= read -r l; do
+			echo "NOT RUN $t: $l: left out by --chacha (make check runs" \
+				"only the ChaCha lines; make peer-tests runs them all)"
+			notrun=$((notrun + 1))
+		done < <(awk -v dropped=1 -f "$here/chacha-lines.awk" "$src/tests/$t")
+	done
+fi
 for t in mode-test luks2-integrity-test; do
 	[ "$(status $t | cut -d' ' -f1)" != 77 ] ||
 		echo "NOT RUN $t: skipped (77): $(tail -n 1 "$out/$t.txt")"
