@@ -552,11 +552,12 @@ fs_umount() {
 	umount /mnt/fs || fail "umount failed"
 }
 
-# fs_new: a new ext4 with encryption on FS_DEV, mounted, no keys yet
+# fs_new [MIB]: a new ext4 with encryption on FS_DEV (on its first MIB
+# MiB if given), mounted, no keys yet
 fs_new() {
 	FS_DEV=/dev/ram2 FS_IDS=
 	rm -f /tmp/fs.key1 /tmp/fs.key2
-	mkfs.ext4 -q -F -b 4096 -O encrypt $FS_DEV ||
+	mkfs.ext4 -q -F -b 4096 -O encrypt $FS_DEV ${1:+${1}M} ||
 		fail "mkfs.ext4 -O encrypt failed" || return
 	mkdir -p /mnt/fs
 	fs_mount
@@ -719,10 +720,15 @@ adiantum_idle() {
 # fs_held D HELD: D (an Adiantum driver) had HELD references with the
 # files in use; after fs_umount, refcnt-1 of them must still be there
 # (blk-crypto-fallback's keyslots: contents) and fewer than HELD (the
-# directories' own transforms, gone with their keys: names)
+# directories' own transforms, gone with their keys: names); and fscrypt
+# said it gave contents to the fallback
 fs_held() {
 	local idle
 
+	dmesg | grep 'fscrypt: Adiantum using'
+	dmesg | grep -q 'fscrypt: Adiantum using blk-crypto-fallback' ||
+		fail "fscrypt does not say it uses blk-crypto-fallback" ||
+		return
 	idle=$(refcnt "$1")
 	echo "$1: refcnt $2 in use, $idle after umount"
 	[ "$idle" -gt 1 ] ||
@@ -732,14 +738,15 @@ fs_held() {
 		fail "names: $1 held no more references in use ($2) than idle ($idle)"
 }
 
-# fs_pack: FS_DEV's image, the keys and the sets' names and sums, in
-# /tmp/fsimg.tgz (the 32 MiB device is mostly zeros)
+# fs_pack: the filesystem's image (its FS_MIB MiB), the keys and the sets'
+# names and sums, in /tmp/fsimg.tgz
 fs_pack() {
-	dd if=$FS_DEV of=/tmp/fs.img bs=1M 2>/dev/null &&
+	dd if=$FS_DEV of=/tmp/fs.img bs=1M count=$FS_MIB 2>/dev/null &&
 	(cd /tmp && tar -czf /tmp/fsimg.tgz fs.img fs.key* fs.[12].names \
 		fs.[12].sums) || fail "packing $FS_DEV failed" || return
 	rm -f /tmp/fs.img
-	echo "image: $(wc -c </tmp/fsimg.tgz) bytes gzipped"
+	echo "image: $FS_MIB MiB, $(wc -c </tmp/fsimg.tgz) bytes gzipped" \
+		"(uptime $(cut -d' ' -f1 /proc/uptime) s)"
 }
 
 # fs_send: /tmp/fsimg.tgz in base64 to the host, between "FSIMG BEGIN"
@@ -748,6 +755,7 @@ fs_send() {
 	echo FSIMG BEGIN >"$RESULTS"
 	base64 /tmp/fsimg.tgz >"$RESULTS"
 	echo "FSIMG END $(sha256sum </tmp/fsimg.tgz | cut -c1-64)" >"$RESULTS"
+	echo "sent (uptime $(cut -d' ' -f1 /proc/uptime) s)"
 }
 
 # fs_receive: the previous boot's image onto FS_DEV, its keys and lists
@@ -775,12 +783,16 @@ fscrypt_part() {
 	return $rc
 }
 
+# The filesystem of the three boots: 12 MiB hold both sets beside ext4's
+# 4 MiB journal, and less to pack and send than ram2's 32.
+FS_MIB=12
+
 # Boot 1: the module loaded before fscrypt's first use.
 fscrypt_boot1() {
 	local d
 
 	loaded $MOD || load_mod || fail "modprobe $MOD failed" || return
-	fs_new || return
+	fs_new $FS_MIB || return
 	fs_keydir 1 || return
 	fs_write /mnt/fs/d1 1 || return
 	d=$(adiantum_on "xchacha12-$SFX") || fail "$d" || return
