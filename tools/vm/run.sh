@@ -18,15 +18,16 @@
 #   --ko FILE		boot with this chacha20_simd.ko (e.g. the one DKMS built
 #			from the Debian package) instead of building one
 #   --consumers		also checks 12 (fscrypt Adiantum on ext4) and 13
-#			(LUKS2 chacha20-poly1305 on dm-integrity)
+#			(LUKS2 chacha20-poly1305 on dm-integrity); x86-64
+#			7.x: check 12 in three boots (tools/vm/README.md)
 # Logs: $CHACHA_CACHE/runs/<kernel>-<cpu>-<expect>[-<CHACHA_BUILD_TAG>]/
-#	{build,console,results}.log
+#	{build,console,results}.log; check 12's boots 2, 3 in fscrypt2, 3/
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '4,24s/^# \{0,1\}//p' "$0"
+	sed -n '4,25s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 
