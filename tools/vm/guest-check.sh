@@ -15,6 +15,8 @@
 #   chk_keepregs=N		check 11: N requests that must keep the calling
 #				task's zmm16-31 and k1-k7 (AVX-512 CPUs)
 #   chk_consumers=1		checks 12 (fscrypt) and 13 (dm-integrity)
+#   chk_fsboot=1|2|3		check 12 in three boots (7.x, run.sh): which
+#				one this is; its verdict is "CHECK 12.N"
 #   chk_prio=N			check 1: the module's default priority, and a
 #				reason for it in dmesg (arm64); the checks then
 #				load it with priority=400
@@ -32,6 +34,7 @@ PRIO=${chk_prio:-}
 CHECKS=$(echo "${chk_checks:-1,2,3,4,5,6,7,8,9,10}" | tr , ' ')
 [ -z "${chk_keepregs:-}" ] || CHECKS="$CHECKS 11"
 [ -z "${chk_consumers:-}" ] || CHECKS="$CHECKS 12 13"
+FS_BOOT=${chk_fsboot:-}
 ADIANTUM="adiantum(xchacha12,aes)"
 RESULTS=${chk_results:-/dev/ttyS1}
 # The kernel's own drivers we compare with: *-generic (module chacha_generic,
@@ -57,12 +60,13 @@ fail() {
 }
 
 # run_check N NAME FUNCTION: the verdict's detail is the last line printed.
+# N.M: part M of check N (run if N is asked for), the host judges N.
 run_check() {
 	local n=$1 name=$2 rc detail
 
 	shift 2
 	case " $CHECKS " in
-	*" $n "*) ;;
+	*" ${n%.*} "*) ;;
 	*) return 0 ;;
 	esac
 	echo "--- check $n $name (uptime $(cut -d' ' -f1 /proc/uptime) s)"
@@ -523,14 +527,17 @@ adiantum_on() {
 }
 
 # fs_mount: the ext4 on FS_DEV at /mnt/fs, with the keys in /tmp/fs.key*
+# (their ids in FS_IDS)
 fs_mount() {
-	local k
+	local k id
 
 	mount -t ext4 $FS_DEV /mnt/fs || fail "mount failed" || return
+	FS_IDS=
 	for k in /tmp/fs.key1 /tmp/fs.key2; do
 		[ -e $k ] || continue
-		fc add-key /mnt/fs $k >/dev/null || fail "adding $k failed" ||
+		id=$(fc add-key /mnt/fs $k) || fail "adding $k failed" ||
 			return
+		FS_IDS="$FS_IDS $id"
 	done
 }
 
@@ -545,12 +552,68 @@ fs_umount() {
 	umount /mnt/fs || fail "umount failed"
 }
 
+# fs_new [MIB]: a new ext4 with encryption on FS_DEV (on its first MIB
+# MiB if given), mounted, no keys yet
+fs_new() {
+	FS_DEV=/dev/ram2 FS_IDS=
+	rm -f /tmp/fs.key1 /tmp/fs.key2
+	mkfs.ext4 -q -F -b 4096 -O encrypt $FS_DEV ${1:+${1}M} ||
+		fail "mkfs.ext4 -O encrypt failed" || return
+	mkdir -p /mnt/fs
+	fs_mount
+}
+
+# fs_keydir SET [direct]: a new key for set SET (/tmp/fs.keySET) added,
+# and directory /mnt/fs/dSET made with a v2 Adiantum policy on it
+# (mode 9 for contents and names; per-file keys, or DIRECT_KEY)
+fs_keydir() {
+	local dir=/mnt/fs/d$1 id
+
+	head -c 64 /dev/urandom >/tmp/fs.key$1
+	id=$(fc add-key /mnt/fs /tmp/fs.key$1) || fail "add-key $1 failed" ||
+		return
+	FS_IDS="$FS_IDS $id"
+	mkdir $dir
+	fc set-policy $dir "$id" $2 ||
+		fail "set-policy${2:+ ($2)} failed" || return
+	echo "d$1: $(fc get-policy $dir) (mode 9: Adiantum; ${2:-per-file keys})"
+	fc get-policy $dir | grep -q '^v2 contents 9 filenames 9 ' ||
+		fail "d$1 has not the policy set" || return
+}
+
 # fs_grep: how many times the marker is on FS_DEV, in contents and names
 fs_grep() {
 	printf %s "$FS_MARK-content" >/tmp/fs.pat
 	printf %s "$FS_MARK-name" >/tmp/fs.patn
 	echo "$(fc find $FS_DEV /tmp/fs.pat | grep -c .)" \
 		"$(fc find $FS_DEV /tmp/fs.patn | grep -c .)"
+}
+
+# fs_no_plaintext: the marker is nowhere on FS_DEV (unmounted)
+fs_no_plaintext() {
+	local hits
+
+	hits=$(fs_grep)
+	echo "marker in contents, names on $FS_DEV: $hits"
+	[ "$hits" = "0 0" ] || fail "$FS_DEV holds plaintext ($hits)"
+}
+
+# fs_control: a file outside the encrypted directories, and the same
+# search finds it (so that "not found" above means something)
+fs_control() {
+	local hits
+
+	mount -t ext4 $FS_DEV /mnt/fs || fail "mount failed" || return
+	mkdir /mnt/fs/plain
+	yes "$FS_MARK-content-control" | head -c 8192 \
+		>"/mnt/fs/plain/$(fs_name 99 60)"
+	umount /mnt/fs || fail "umount failed" || return
+	hits=$(fs_grep)
+	echo "with a control file in an unencrypted directory: $hits"
+	case $hits in
+	0\ *|*\ 0) fail "the search does not find the control file ($hits)" ||
+		return ;;
+	esac
 }
 
 # in_tree: after modprobe -r, the kernel's own drivers loaded, so that
@@ -573,26 +636,14 @@ check_fscrypt() {
 }
 
 fscrypt_round_trip() {
-	local d held idle hits id
+	local d held idle
 
-	FS_DEV=/dev/ram2 FS_IDS=
 	[ -x /bin/fscrypt-check ] || fail "fscrypt-check is missing" || return
 	loaded $MOD || load_mod || fail "modprobe $MOD failed" || return
-	rm -f /tmp/fs.key1 /tmp/fs.key2
-	mkfs.ext4 -q -F -b 4096 -O encrypt $FS_DEV ||
-		fail "mkfs.ext4 -O encrypt failed" || return
-	mkdir -p /mnt/fs
-	fs_mount || return
+	fs_new || return
 
 	# Direction 1: written through the module, read through the kernel's.
-	head -c 64 /dev/urandom >/tmp/fs.key1
-	FS_IDS=$(fc add-key /mnt/fs /tmp/fs.key1) || fail "add-key failed" ||
-		return
-	mkdir /mnt/fs/d1
-	fc set-policy /mnt/fs/d1 "$FS_IDS" || fail "set-policy failed" || return
-	echo "d1: $(fc get-policy /mnt/fs/d1) (mode 9: Adiantum; per-file keys)"
-	fc get-policy /mnt/fs/d1 | grep -q '^v2 contents 9 filenames 9 ' ||
-		fail "d1 has not the policy set" || return
+	fs_keydir 1 || return
 	fs_write /mnt/fs/d1 1 || return
 	d=$(adiantum_on "xchacha12-$SFX") || fail "$d" || return
 	held=${d##* }
@@ -619,14 +670,7 @@ fscrypt_round_trip() {
 	echo "set 1 read back via $d"
 
 	# Direction 2: written through the kernel's, read through the module.
-	head -c 64 /dev/urandom >/tmp/fs.key2
-	id=$(fc add-key /mnt/fs /tmp/fs.key2) || fail "add-key 2 failed" ||
-		return
-	FS_IDS="$FS_IDS $id"
-	mkdir /mnt/fs/d2
-	fc set-policy /mnt/fs/d2 "$id" direct ||
-		fail "set-policy (direct) failed" || return
-	echo "d2: $(fc get-policy /mnt/fs/d2) (DIRECT_KEY)"
+	fs_keydir 2 direct || return
 	fs_write /mnt/fs/d2 2 || return
 	d=$(adiantum_on 'xchacha12-[a-z0-9]*') || fail "$d" || return
 	echo "written via $d"
@@ -642,24 +686,170 @@ fscrypt_round_trip() {
 	fs_verify /mnt/fs/d1 1 || return
 	fs_umount || return
 
-	# On the device: no marker; then a file outside the encrypted
-	# directories, and the same search finds it.
-	hits=$(fs_grep)
-	echo "marker in contents, names on $FS_DEV: $hits"
-	[ "$hits" = "0 0" ] || fail "$FS_DEV holds plaintext ($hits)" || return
-	mount -t ext4 $FS_DEV /mnt/fs || fail "mount failed" || return
-	mkdir /mnt/fs/plain
-	yes "$FS_MARK-content-control" | head -c 8192 \
-		>"/mnt/fs/plain/$(fs_name 99 60)"
-	umount /mnt/fs || fail "umount failed" || return
-	hits=$(fs_grep)
-	echo "with a control file in an unencrypted directory: $hits"
-	case $hits in
-	0\ *|*\ 0) fail "the search does not find the control file ($hits)" ||
-		return ;;
-	esac
+	# On the device: no marker; a control file, and the search finds it.
+	fs_no_plaintext || return
+	fs_control || return
 	echo "ext4 Adiantum v2: $SFX wrote, in-tree read; in-tree wrote," \
 		"$SFX read; 26 files, no plaintext on the disk"
+}
+
+# --- Check 12 on 7.x (chk_fsboot=1, 2, 3): fscrypt encrypts every
+# regular file's contents on ext4 through blk-crypto, here
+# blk-crypto-fallback, which allocates one Adiantum transform per keyslot
+# (100) at the first use of the mode and never frees them.  The stream
+# cipher the fallback got at that moment serves the whole boot, and the
+# module can no longer be unloaded; so each direction needs a boot of its
+# own.  Boot 1 (the row's, after check 13) writes set 1 through the
+# module; boot 2, without it, reads set 1 and writes set 2 through the
+# kernel's own drivers; boot 3, the module loaded first, reads both.
+# The filesystem goes from boot to boot through the host (run.sh): sent
+# on the results port between FSIMG lines, put back into the initramfs.
+
+# adiantum_idle PATTERN: every Adiantum instance whose stream cipher does
+# not match PATTERN is unused (refcnt 1: only registered)
+adiantum_idle() {
+	local d busy=
+
+	for d in $(drivers_of "$ADIANTUM"); do
+		echo "$d" | grep -q -E "^adiantum\($1," && continue
+		[ "$(refcnt "$d")" -le 1 ] || busy="$busy $d=$(refcnt "$d")"
+	done
+	[ -z "$busy" ] || fail "in use besides $1:$busy"
+}
+
+# fs_held D HELD: D (an Adiantum driver) had HELD references with the
+# files in use; after fs_umount, refcnt-1 of them must still be there
+# (blk-crypto-fallback's keyslots: contents) and fewer than HELD (the
+# directories' own transforms, gone with their keys: names); and fscrypt
+# said it gave contents to the fallback
+fs_held() {
+	local idle
+
+	dmesg | grep 'fscrypt: Adiantum using'
+	dmesg | grep -q 'fscrypt: Adiantum using blk-crypto-fallback' ||
+		fail "fscrypt does not say it uses blk-crypto-fallback" ||
+		return
+	idle=$(refcnt "$1")
+	echo "$1: refcnt $2 in use, $idle after umount"
+	[ "$idle" -gt 1 ] ||
+		fail "blk-crypto-fallback holds no transform of $1 (refcnt $idle)" ||
+		return
+	[ "$2" -gt "$idle" ] ||
+		fail "names: $1 held no more references in use ($2) than idle ($idle)"
+}
+
+# fs_pack: the filesystem's image (its FS_MIB MiB), the keys and the sets'
+# names and sums, in /tmp/fsimg.tgz
+fs_pack() {
+	dd if=$FS_DEV of=/tmp/fs.img bs=1M count=$FS_MIB 2>/dev/null &&
+	(cd /tmp && tar -czf /tmp/fsimg.tgz fs.img fs.key* fs.[12].names \
+		fs.[12].sums) || fail "packing $FS_DEV failed" || return
+	rm -f /tmp/fs.img
+	echo "image: $FS_MIB MiB, $(wc -c </tmp/fsimg.tgz) bytes gzipped" \
+		"(uptime $(cut -d' ' -f1 /proc/uptime) s)"
+}
+
+# fs_send: /tmp/fsimg.tgz in base64 to the host, between "FSIMG BEGIN"
+# and "FSIMG END <sha256>"; run.sh gives it to the next boot as /fsimg.tgz
+fs_send() {
+	echo FSIMG BEGIN >"$RESULTS"
+	base64 /tmp/fsimg.tgz >"$RESULTS"
+	echo "FSIMG END $(sha256sum </tmp/fsimg.tgz | cut -c1-64)" >"$RESULTS"
+	echo "sent (uptime $(cut -d' ' -f1 /proc/uptime) s)"
+}
+
+# fs_receive: the previous boot's image onto FS_DEV, its keys and lists
+# into /tmp; mounted
+fs_receive() {
+	FS_DEV=/dev/ram2
+	[ -e /fsimg.tgz ] || fail "no /fsimg.tgz in the initramfs" || return
+	tar -xzf /fsimg.tgz -C /tmp || fail "unpacking /fsimg.tgz failed" ||
+		return
+	dd if=/tmp/fs.img of=$FS_DEV bs=1M conv=fsync 2>/dev/null ||
+		fail "writing $FS_DEV failed" || return
+	rm -f /tmp/fs.img
+	mkdir -p /mnt/fs
+	fs_mount
+}
+
+# fscrypt_part N: part N of check 12 (7.x), unmounted whatever happens
+fscrypt_part() {
+	local rc
+
+	[ -x /bin/fscrypt-check ] || fail "fscrypt-check is missing" || return
+	fscrypt_boot$1
+	rc=$?
+	! grep -q ' /mnt/fs ' /proc/mounts || umount /mnt/fs
+	return $rc
+}
+
+# The filesystem of the three boots: 12 MiB hold both sets beside ext4's
+# 4 MiB journal, and less to pack and send than ram2's 32.
+FS_MIB=12
+
+# Boot 1: the module loaded before fscrypt's first use.
+fscrypt_boot1() {
+	local d
+
+	loaded $MOD || load_mod || fail "modprobe $MOD failed" || return
+	fs_new $FS_MIB || return
+	fs_keydir 1 || return
+	fs_write /mnt/fs/d1 1 || return
+	d=$(adiantum_on "xchacha12-$SFX") || fail "$d" || return
+	echo "written via $d"
+	adiantum_idle "xchacha12-$SFX" || return
+	fs_umount || return
+	fs_held "${d% refcnt*}" "${d##* }" || return
+	echo "$MOD in use for good: $(grep "^$MOD " /proc/modules)"
+	fs_no_plaintext || return
+	fs_pack || return
+	fs_control || return
+	fs_send
+	echo "boot 1: set 1 written via ${d% refcnt*} (contents through" \
+		"blk-crypto-fallback, names), no plaintext on the disk"
+}
+
+# Boot 2: the module never loaded; the kernel's own drivers.
+fscrypt_boot2() {
+	local d
+
+	! loaded $MOD || fail "$MOD loaded before the check" || return
+	in_tree || return
+	fs_receive || return
+	fs_verify /mnt/fs/d1 1 || return
+	fs_keydir 2 direct || return
+	fs_write /mnt/fs/d2 2 || return
+	d=$(adiantum_on "xchacha12-$REF") || fail "$d" || return
+	echo "set 1 read, set 2 written via $d"
+	adiantum_idle "xchacha12-$REF" || return
+	fs_umount || return
+	fs_held "${d% refcnt*}" "${d##* }" || return
+	! loaded $MOD || fail "$MOD was loaded" || return
+	! grep -q -- -oot /proc/crypto ||
+		fail "drivers of $MOD, or instances on them, in /proc/crypto" || return
+	fs_no_plaintext || return
+	fs_pack || return
+	fs_send
+	check_dmesg || return
+	echo "boot 2: set 1 read back, set 2 written via ${d% refcnt*}" \
+		"($MOD not loaded)"
+}
+
+# Boot 3: the module loaded before fscrypt's first use again.
+fscrypt_boot3() {
+	local d
+
+	load_mod || fail "modprobe $MOD failed" || return
+	fs_receive || return
+	fs_verify /mnt/fs/d2 2 || return
+	fs_verify /mnt/fs/d1 1 || return
+	d=$(adiantum_on "xchacha12-$SFX") || fail "$d" || return
+	echo "sets 1 and 2 read via $d"
+	adiantum_idle "xchacha12-$SFX" || return
+	fs_umount || return
+	fs_held "${d% refcnt*}" "${d##* }" || return
+	check_dmesg || return
+	echo "boot 3: set 2 (in-tree's) and set 1 read back via ${d% refcnt*}"
 }
 
 # cs_offset DEV: the LUKS2 data offset in bytes
@@ -830,8 +1020,15 @@ run_check 11 keepregs check_keepregs
 run_check 10 cryptsetup-luks2 check_cryptsetup
 run_check 9 unload-busy check_unload_busy
 run_check 8 dm-crypt-adiantum check_dmcrypt
-run_check 12 fscrypt-adiantum check_fscrypt
-run_check 13 dm-integrity check_integrity
+if [ -n "$FS_BOOT" ]; then
+	# Check 12 leaves the module in use for good (blk-crypto-fallback):
+	# 13, which unloads it, first.
+	run_check 13 dm-integrity check_integrity
+	run_check 12.$FS_BOOT fscrypt-adiantum fscrypt_part $FS_BOOT
+else
+	run_check 12 fscrypt-adiantum check_fscrypt
+	run_check 13 dm-integrity check_integrity
+fi
 run_check 2 dmesg check_dmesg
 say "CHECKS DONE"
 echo "=== dmesg"

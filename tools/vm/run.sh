@@ -18,15 +18,16 @@
 #   --ko FILE		boot with this chacha20_simd.ko (e.g. the one DKMS built
 #			from the Debian package) instead of building one
 #   --consumers		also checks 12 (fscrypt Adiantum on ext4) and 13
-#			(LUKS2 chacha20-poly1305 on dm-integrity)
+#			(LUKS2 chacha20-poly1305 on dm-integrity); x86-64
+#			7.x: check 12 in three boots (tools/vm/README.md)
 # Logs: $CHACHA_CACHE/runs/<kernel>-<cpu>-<expect>[-<CHACHA_BUILD_TAG>]/
-#	{build,console,results}.log
+#	{build,console,results}.log; check 12's boots 2, 3 in fscrypt2, 3/
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '4,24s/^# \{0,1\}//p' "$0"
+	sed -n '4,25s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 
@@ -83,57 +84,133 @@ fi
 append+=" chk_mode=$mode chk_expect=$expect chk_stress=$stress"
 [ -n "$modparams" ] && append+=" chk_modparams=$modparams"
 [ -n "$prio" ] && append+=" chk_prio=$prio"
+bin=qemu-system-x86_64 machine=()
+if [ "$KARCH" = arm64 ]; then
+	# virt has one UART: the verdicts come from the console instead.
+	bin=qemu-system-aarch64 machine=(-M virt -nic none)
+	append+=" chk_results=/dev/null chk_intree=chacha-neon"
+fi
+# Check 12's later boots on 7.x: the same settings, without the row's checks.
+append_fs=$append
+fsboots=''
 if [ -n "$consumers" ]; then
 	append+=" chk_consumers=1"
 	vm_checks+=" 12 13"
 	timeout=${timeout:-480}	# about 60 s more unloaded, 3 times that loaded
+	# 7.x's fscrypt encrypts contents through blk-crypto-fallback, whose
+	# transforms, once allocated, keep their driver for the whole boot:
+	# check 12 then takes three boots (fs_boots below).  x86-64 only:
+	# the image goes to the host over the second serial port.
+	if [ "$KARCH" = amd64 ] && [ "${KVER%%.*}" -ge 7 ]; then
+		fsboots=1
+		append+=" chk_fsboot=1"
+	fi
 fi
 timeout=${timeout:-300}
-results=(-serial "file:$out/results.log")
-bin=qemu-system-x86_64 machine=()
-if [ "$KARCH" = arm64 ]; then
-	# virt has one UART: the verdicts come from the console instead.
-	bin=qemu-system-aarch64 machine=(-M virt -nic none) results=()
-	append+=" chk_results=/dev/null chk_intree=chacha-neon"
-fi
 # One TCG thread for both vCPUs: with multi-threaded TCG, QEMU 7.2 now and
 # then runs a stale int3 of the kernel's live code patching (text_poke_bp)
 # and the guest dies with "Oops: int3" (seen at boot; static keys flip later
 # too, e.g. on module loads).
 # shellcheck disable=SC2054 # the commas are in QEMU options
 qemu=("$bin" "${machine[@]}" -accel tcg,thread=single -cpu "$cpu" -smp 2
-	-m 1G -nographic -no-reboot -monitor none
-	-kernel "$VMLINUZ" -initrd "$initrd" -append "$append")
+	-m 1G -nographic -no-reboot -monitor none -kernel "$VMLINUZ")
+
+# boot DIR INITRD APPEND LIMIT: one VM, its serial ports into
+# DIR/console.log and DIR/results.log (arm64: the console only); shows
+# the verdicts (or the demo) as they come; sets rc to QEMU's exit status.
+boot() {
+	local dir=$1 vm res=()
+
+	if [ "$KARCH" = amd64 ]; then
+		res=(-serial "file:$dir/results.log")
+	fi
+	: >"$dir/console.log"
+	: >"$dir/results.log"
+	timeout "$4" "${qemu[@]}" -initrd "$2" -append "$3" \
+		-serial "file:$dir/console.log" "${res[@]}" \
+		</dev/null >"$dir/qemu.log" 2>&1 &
+	vm=$!
+	[ "$KARCH" = amd64 ] || ln -sf console.log "$dir/results.log"
+	# Live view: the verdicts, or the demo's part of the console.
+	if [ $mode = demo ]; then
+		tail -n +1 -s 0.5 --pid=$vm -f "$dir/console.log" | tr -d '\r' |
+			sed -u -n '/^===== /,/^===== end of demo/p'
+	else
+		tail -n +1 -s 0.5 --pid=$vm -f "$dir/results.log" | tr -d '\r' |
+			grep --line-buffered '^CHECK ' || true
+	fi
+	rc=0
+	wait $vm || rc=$?
+	[ $rc -ne 124 ] || log "timeout: the VM ran for $4 s"
+	[ $rc -eq 0 ] || log "qemu exited with $rc"
+}
+
+# fs_image DIR: the filesystem image DIR's boot sent (guest-check.sh's
+# fs_send, base64 between FSIMG lines) into DIR/fsimg.tgz; fails unless
+# it is there whole (its sha256)
+fs_image() {
+	local sum
+
+	tr -d '\r' <"$1/results.log" |
+		sed -n '/^FSIMG BEGIN$/,/^FSIMG END /p' >"$1/fsimg.b64"
+	sum=$(sed -n 's/^FSIMG END //p' "$1/fsimg.b64")
+	[ -n "$sum" ] || return 1
+	grep -v '^FSIMG ' "$1/fsimg.b64" | base64 -d >"$1/fsimg.tgz" ||
+		return 1
+	rm -f "$1/fsimg.b64"
+	[ "$(sha256sum <"$1/fsimg.tgz" | cut -c1-64)" = "$sum" ]
+}
+
+# fs_boots: check 12 on 7.x.  Boot 1 was the row's; boots 2 and 3 run
+# check 12 alone (chk_fsboot=2, 3), each from the image the boot before
+# sent, in DIR/fscrypt2, 3.  The image reaches the guest as /fsimg.tgz in
+# a second cpio archive after the row's initramfs (the kernel unpacks
+# concatenated archives in turn).  Then the one verdict of check 12: PASS
+# if each boot's part (CHECK 12.1, 12.2, 12.3) passed.
+fs_boots() {
+	local n prev=$out dir t line verdict=''
+
+	for n in 1 2 3; do
+		if [ $n != 1 ]; then
+			dir=$out/fscrypt$n
+			mkdir -p "$dir/stage"
+			fs_image "$prev" ||
+				{ verdict="FAIL no intact image from boot $((n - 1))"; break; }
+			mv "$prev/fsimg.tgz" "$dir/stage/"
+			(cd "$dir/stage" && echo fsimg.tgz |
+				cpio -o -H newc -R 0:0 --quiet) | gzip -1 -n |
+				cat "$initrd" - >"$dir/initrd.cpio.gz"
+			t=$(now)
+			boot "$dir" "$dir/initrd.cpio.gz" \
+				"$append_fs chk_checks=12 chk_fsboot=$n" 300
+			log "check 12, boot $n of 3: $(($(now) - t)) s"
+			prev=$dir
+		fi
+		line=$(tr -d '\r' <"$prev/results.log" | grep -m1 "^CHECK 12\.$n ") ||
+			{ verdict="FAIL no verdict from boot $n"; break; }
+		case $line in
+		*": PASS "*) ;;
+		*) verdict="FAIL boot $n: ${line#*: FAIL }"; break ;;
+		esac
+	done
+	[ -n "$verdict" ] || verdict="PASS ext4 Adiantum v2 through blk-crypto-fallback in 3 boots: $expect-oot wrote, in-tree read; in-tree wrote, $expect-oot read; no plaintext on the disk"
+	echo "CHECK 12 fscrypt-adiantum: $verdict" | tee -a "$out/results.log"
+}
 
 log "booting $KVER on -cpu $cpu (TCG), expecting $expect"
-: >"$out/console.log"
-: >"$out/results.log"
-timeout "$timeout" "${qemu[@]}" -serial "file:$out/console.log" \
-	"${results[@]}" </dev/null >"$out/qemu.log" 2>&1 &
-[ "$KARCH" = amd64 ] || ln -sf console.log "$out/results.log"
-vm=$!
-# Live view: the verdicts, or the demo's part of the console.
-if [ $mode = demo ]; then
-	tail -n +1 -s 0.5 --pid=$vm -f "$out/console.log" | tr -d '\r' |
-		sed -u -n '/^===== /,/^===== end of demo/p'
-else
-	tail -n +1 -s 0.5 --pid=$vm -f "$out/results.log" | tr -d '\r' |
-		grep --line-buffered '^CHECK ' || true
-fi
-rc=0
-wait $vm || rc=$?
-[ $rc -ne 124 ] || log "timeout: the VM ran for $timeout s"
-[ $rc -eq 0 ] || log "qemu exited with $rc"
+boot "$out" "$initrd" "$append" "$timeout"
 if [ $mode = demo ]; then
 	log "VM ran $(($(now) - t1)) s (build $((t1 - t0)) s); log: $out/console.log"
 	exit $rc
 fi
 
+[ -z "$fsboots" ] || fs_boots
 judge_verdicts "$out"
 # kCFI: an indirect call to a function of another type traps with "CFI
 # failure at ..." (pr_err, so shown under quiet); the oops that follows
 # fails the check that made the call, but say what it was.
-grep -ah 'CFI failure' "$out/console.log" "$out/results.log" | tr -d '\r' |
+grep -ah 'CFI failure' "$out"/console.log "$out"/results.log \
+	"$out"/fscrypt*/console.log 2>/dev/null | tr -d '\r' |
 	sort -u >"$out/cfi.txt" || true
 if [ -s "$out/cfi.txt" ]; then
 	sed 's/^/CFI: /' "$out/cfi.txt"
