@@ -738,6 +738,21 @@ fs_held() {
 		fail "names: $1 held no more references in use ($2) than idle ($idle)"
 }
 
+# fs_served SUFFIX WHAT: the sets just handled went through Adiantum on
+# xchacha12-SUFFIX and through no other instance; then umount, and
+# blk-crypto-fallback still holds that instance (fs_held).  Says "WHAT via
+# <instance> refcnt N" and sets FS_DRV to the instance's driver name.
+fs_served() {
+	local d
+
+	d=$(adiantum_on "xchacha12-$1") || fail "$d" || return
+	echo "$2 via $d"
+	adiantum_idle "xchacha12-$1" || return
+	fs_umount || return
+	FS_DRV=${d% refcnt*}
+	fs_held "$FS_DRV" "${d##* }"
+}
+
 # fs_pack: the filesystem's image (its FS_MIB MiB), the keys and the sets'
 # names and sums, in /tmp/fsimg.tgz
 fs_pack() {
@@ -789,41 +804,29 @@ FS_MIB=12
 
 # Boot 1: the module loaded before fscrypt's first use.
 fscrypt_boot1() {
-	local d
-
 	loaded $MOD || load_mod || fail "modprobe $MOD failed" || return
 	fs_new $FS_MIB || return
 	fs_keydir 1 || return
 	fs_write /mnt/fs/d1 1 || return
-	d=$(adiantum_on "xchacha12-$SFX") || fail "$d" || return
-	echo "written via $d"
-	adiantum_idle "xchacha12-$SFX" || return
-	fs_umount || return
-	fs_held "${d% refcnt*}" "${d##* }" || return
+	fs_served "$SFX" "written" || return
 	echo "$MOD in use for good: $(grep "^$MOD " /proc/modules)"
 	fs_no_plaintext || return
 	fs_pack || return
 	fs_control || return
 	fs_send
-	echo "boot 1: set 1 written via ${d% refcnt*} (contents through" \
+	echo "boot 1: set 1 written via $FS_DRV (contents through" \
 		"blk-crypto-fallback, names), no plaintext on the disk"
 }
 
 # Boot 2: the module never loaded; the kernel's own drivers.
 fscrypt_boot2() {
-	local d
-
 	! loaded $MOD || fail "$MOD loaded before the check" || return
 	in_tree || return
 	fs_receive || return
 	fs_verify /mnt/fs/d1 1 || return
 	fs_keydir 2 direct || return
 	fs_write /mnt/fs/d2 2 || return
-	d=$(adiantum_on "xchacha12-$REF") || fail "$d" || return
-	echo "set 1 read, set 2 written via $d"
-	adiantum_idle "xchacha12-$REF" || return
-	fs_umount || return
-	fs_held "${d% refcnt*}" "${d##* }" || return
+	fs_served "$REF" "set 1 read, set 2 written" || return
 	! loaded $MOD || fail "$MOD was loaded" || return
 	! grep -q -- -oot /proc/crypto ||
 		fail "drivers of $MOD, or instances on them, in /proc/crypto" || return
@@ -831,25 +834,19 @@ fscrypt_boot2() {
 	fs_pack || return
 	fs_send
 	check_dmesg || return
-	echo "boot 2: set 1 read back, set 2 written via ${d% refcnt*}" \
+	echo "boot 2: set 1 read back, set 2 written via $FS_DRV" \
 		"($MOD not loaded)"
 }
 
 # Boot 3: the module loaded before fscrypt's first use again.
 fscrypt_boot3() {
-	local d
-
 	load_mod || fail "modprobe $MOD failed" || return
 	fs_receive || return
 	fs_verify /mnt/fs/d2 2 || return
 	fs_verify /mnt/fs/d1 1 || return
-	d=$(adiantum_on "xchacha12-$SFX") || fail "$d" || return
-	echo "sets 1 and 2 read via $d"
-	adiantum_idle "xchacha12-$SFX" || return
-	fs_umount || return
-	fs_held "${d% refcnt*}" "${d##* }" || return
+	fs_served "$SFX" "sets 1 and 2 read" || return
 	check_dmesg || return
-	echo "boot 3: set 2 (in-tree's) and set 1 read back via ${d% refcnt*}"
+	echo "boot 3: set 2 (in-tree's) and set 1 read back via $FS_DRV"
 }
 
 # cs_offset DEV: the LUKS2 data offset in bytes
