@@ -27,7 +27,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '4,25s/^# \{0,1\}//p' "$0"
+	sed -n '4,/^[^#]/s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 
