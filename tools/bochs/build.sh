@@ -26,6 +26,9 @@ opts=(--enable-x86-64 --enable-cpu-level=6 --enable-avx --enable-evex
       --without-x11 --without-sdl2 --without-term --enable-pci
       --disable-debugger --disable-plugins --enable-cdrom)
 
+# One build at a time: make check's lanes may ask for it together.
+exec 9>"$cache/bochs.lock"
+flock 9
 src=$("$debfetch" -s trixie source bochs | tail -n 1)
 [ -f "$src/configure" ] || die "no bochs source in $src"
 key=$(printf '%s\n' "$(basename "$src")" "${opts[@]}" | sha256sum | cut -c1-12)

@@ -92,13 +92,14 @@ for p in modprobe insmod rmmod lsmod modinfo; do
 	ln -s kmod "$stage/sbin/$p"
 done
 
-# afalg-check, (re)built by its own makefile; without it, the checks that
-# use it fail.
+# afalg-check, (re)built by its own makefile, one build at a time (other
+# kernels' initramfs builds may run beside this one); without it, the
+# checks that use it fail.
 acbin=$cache/afalg-check
 accc=gcc
 [ "$KARCH" = amd64 ] || { acbin+=-$KARCH; accc=aarch64-linux-gnu-gcc; }
-if ! make -s -f "$vm_dir/afalg-check.mk" AFALG_CHECK="$acbin" \
-	AFALG_CHECK_CC="$accc" >&2; then
+if ! flock "$acbin.lock" make -s -f "$vm_dir/afalg-check.mk" \
+	AFALG_CHECK="$acbin" AFALG_CHECK_CC="$accc" >&2; then
 	rm -f "$acbin"
 	log "warning: afalg-check does not build"
 fi
@@ -106,8 +107,8 @@ fi
 # fscrypt-check likewise (checks 12 and 13).
 fcbin=$cache/fscrypt-check
 [ "$KARCH" = amd64 ] || fcbin+=-$KARCH
-if ! make -s -f "$vm_dir/fscrypt-check.mk" FSCRYPT_CHECK="$fcbin" \
-	FSCRYPT_CHECK_CC="$accc" >&2; then
+if ! flock "$fcbin.lock" make -s -f "$vm_dir/fscrypt-check.mk" \
+	FSCRYPT_CHECK="$fcbin" FSCRYPT_CHECK_CC="$accc" >&2; then
 	rm -f "$fcbin"
 	log "warning: fscrypt-check does not build"
 fi
