@@ -1,106 +1,168 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# emulated-check.sh: the last step of make check, the tests that boot
-# kernels, in two lanes, one per core:
-#   the QEMU lane: KUnit under QEMU (tools/kunit/check-all.sh, make kunit),
-#	then the VM rows (tools/vm/check-all.sh), printed as they run;
-#   the Bochs lane, beside it: the AVX-512 rows under Bochs
-#	(tools/bochs/check-all.sh, make bochs);
-# then each lane, when its own part is done, takes the next of the shared
-# jobs until none is left: cryptsetup's own tests, their ChaCha lines, on
-# 6.1 and on 6.12 (tools/peer-tests/run.sh --chacha), and the IPsec rows
-# (tools/ipsec/check-all.sh, make ipsec: two guests each, 6.1, 6.12, 7.3,
-# arm64 6.1 against x86-64 6.1).  What did not run live is printed when
-# both lanes have ended: the Bochs rows, the peer tests, the IPsec rows.
-# The last line, "N passed, N failed", counts the checks of the VM,
-# Bochs, peer-test and IPsec rows; the exit status is non-zero if anything
-# failed, KUnit included.  CHACHA_BOCHS=0 leaves the Bochs rows out,
-# CHACHA_PEER=0 the peer tests, CHACHA_IPSEC=0 the IPsec rows.
+# emulated-check.sh: the tests that boot kernels (make check's, also
+# make emulated), as jobs that two lanes, one per core, take in turn:
+#   on Debian's kernels: the VM rows of 6.1, 6.12 and their PREEMPT_RT
+#	flavours, x86-64 and arm64 (tools/vm/check-all.sh --kernels); the
+#	Bochs rows on 6.1 (tools/bochs/check-all.sh --rows); kunit/'s
+#	compiles against Debian's headers; cryptsetup's own tests, their
+#	ChaCha lines, on 6.1 and 6.12 (tools/peer-tests/run.sh --chacha);
+#	the IPsec rows 6.1, 6.12 and arm64 6.1 against x86-64 6.1
+#	(tools/ipsec/check-all.sh --rows, one job a row);
+#   on the 7.3 kernels built here: the VM rows (x86-64, arm64), KUnit
+#	(tools/kunit/check-all.sh --only), the Bochs row with the default
+#	implementation (not 7.3-impl: make bochs) and KUnit under Bochs, the
+#	IPsec row.
+# A lane takes the first job in that queue (7.3's first, the longest
+# first) that may run.  Each job's output is printed whole when it ends;
+# then a table of the jobs, "kernel tests took N s" and "N passed, N
+# failed", the checks of every job (a KUnit compile or run is one).  The
+# exit status is non-zero if anything failed.
+#
+# CHACHA_GATES=DIR (tools/check.sh, make check): the lanes run beside the
+# static checks.  Lane 1 starts when DIR/source and DIR/debian exist (the
+# static source lane has ended; the W=1 builds against Debian's headers,
+# which rebuild from scratch in the directories the rows use, are done),
+# lane 2 when DIR/kernels exists (the static kernel lane has ended: the 7.3
+# kernels are built); a job on a 7.3 kernel waits for DIR/kernels too.
+# Without it, both lanes start at once.
+# CHACHA_BOCHS=0 leaves the Bochs rows out, CHACHA_PEER=0 the peer tests,
+# CHACHA_IPSEC=0 the IPsec rows.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 t0=$(date +%s)
 
-# The jobs printed at the end, in this order: NAME, title, script under
-# tools/ and its arguments.  Each writes its output to $tmp/NAME and its
-# exit status to $tmp/NAME.rc.
+# The jobs, four words each: name, the gate it waits for (- for none),
+# title, script under tools/ and its arguments (one word each: lists with
+# commas).  Each writes its output to
+# $tmp/NAME, its exit status to NAME.rc, its lane and seconds to NAME.t.
 jobs=()
-[ "${CHACHA_BOCHS:-1}" != 1 ] || jobs+=(bochs
-	"AVX-512 under Bochs (tools/bochs/check-all.sh)"
-	"bochs/check-all.sh")
-if [ "${CHACHA_PEER:-1}" = 1 ]; then
+job() {
+	jobs+=("$@")
+}
+bochs=${CHACHA_BOCHS:-1} peer=${CHACHA_PEER:-1} ipsec=${CHACHA_IPSEC:-1}
+[ "$bochs" != 1 ] || job bochs-7.3 kernels "AVX-512 under Bochs, 7.3" \
+	"bochs/check-all.sh --rows 7.3"
+job vm-7.3 kernels "VM rows, 7.3 x86-64" "vm/check-all.sh --kernels 7.3"
+[ "$bochs" != 1 ] || job bochs-kunit kernels "KUnit under Bochs, 7.3" \
+	"bochs/check-all.sh --rows kunit"
+job kunit-x86_64 kernels "KUnit, 7.3 x86-64" \
+	"kunit/check-all.sh --only x86_64"
+job vm-7.3-arm64 kernels "VM rows, 7.3 arm64" \
+	"vm/check-all.sh --kernels 7.3-arm64"
+job kunit-arm64 kernels "KUnit, 7.3 arm64" "kunit/check-all.sh --only arm64"
+[ "$ipsec" != 1 ] || job ipsec-7.3 kernels "IPsec, 7.3" \
+	"ipsec/check-all.sh --rows 7.3"
+[ "$bochs" != 1 ] || job bochs-6.1 - "AVX-512 under Bochs, 6.1" \
+	"bochs/check-all.sh --rows 6.1,6.1-impl"
+job vm-debian - "VM rows, Debian's x86-64 kernels" \
+	"vm/check-all.sh --kernels 6.1,6.12,6.1-rt,6.12-rt"
+job vm-debian-arm64 - "VM rows, Debian's arm64 kernels" \
+	"vm/check-all.sh --kernels 6.1-arm64,6.12-arm64,6.1-rt-arm64"
+if [ "$ipsec" = 1 ]; then
+	job ipsec-6.1-arm64 - "IPsec, A arm64 6.1, B x86-64 6.1" \
+		"ipsec/check-all.sh --rows 6.1-arm64:6.1"
+	job ipsec-6.1 - "IPsec, 6.1" "ipsec/check-all.sh --rows 6.1"
+	job ipsec-6.12 - "IPsec, 6.12" "ipsec/check-all.sh --rows 6.12"
+fi
+if [ "$peer" = 1 ]; then
 	for k in 6.1 6.12; do
-		jobs+=("peer-$k"
-			"cryptsetup's tests on $k (tools/peer-tests/run.sh --chacha)"
-			"peer-tests/run.sh --kernel $k --chacha")
+		job "peer-$k" - "cryptsetup's tests on $k" \
+			"peer-tests/run.sh --kernel $k --chacha"
 	done
 fi
-[ "${CHACHA_IPSEC:-1}" != 1 ] || jobs+=(ipsec
-	"IPsec between two kernels (tools/ipsec/check-all.sh)"
-	"ipsec/check-all.sh")
-# The shared queue: every job but the Bochs rows, one name a line.
-for ((i = 0; i < ${#jobs[@]}; i += 3)); do
-	[ "${jobs[i]}" = bochs ] || echo "${jobs[i]}"
+job kunit-debian - "KUnit's compiles against Debian's headers" \
+	"kunit/check-all.sh --only debian"
+
+# The queue: one job a line, "name gate".
+for ((i = 0; i < ${#jobs[@]}; i += 4)); do
+	echo "${jobs[i]} ${jobs[i + 1]}"
 done >"$tmp/queue"
 
-# run_job NAME: run that job into its files.
+# open GATE: that gate is open (always, without CHACHA_GATES)
+open() {
+	[ -z "${CHACHA_GATES:-}" ] || [ "$1" = - ] || [ -e "$CHACHA_GATES/$1" ]
+}
+# take: print the first job of the queue whose gate is open and take it
+# off; print "wait" if there are jobs but none may run yet, nothing if
+# the queue is empty
+take() {
+	local name gate q
+
+	exec 8<>"$tmp/queue.lock"
+	flock 8
+	q=$(cat "$tmp/queue")
+	while read -r name gate; do
+		open "$gate" || continue
+		grep -vxF "$name $gate" <<<"$q" >"$tmp/queue"
+		echo "$name"
+		return
+	done <<<"$q"
+	[ -z "$q" ] || echo wait
+}
+# run_job NAME LANE: run it into its files, then print its output whole
 run_job() {
-	local i cmd
-	for ((i = 0; i < ${#jobs[@]}; i += 3)); do
+	local i cmd t
+
+	for ((i = 0; i < ${#jobs[@]}; i += 4)); do
 		[ "${jobs[i]}" = "$1" ] || continue
-		read -ra cmd <<<"${jobs[i + 2]}"
+		read -ra cmd <<<"${jobs[i + 3]}"
+		t=$(date +%s)
 		bash "$top/tools/${cmd[0]}" "${cmd[@]:1}" >"$tmp/$1" 2>&1
 		echo $? >"$tmp/$1.rc"
+		echo "$2 $(($(date +%s) - t))" >"$tmp/$1.t"
+		{
+			flock 8
+			echo
+			echo "=== ${jobs[i + 2]} (tools/${jobs[i + 3]}; lane $2," \
+				"$(($(date +%s) - t)) s, ended at" \
+				"$(($(date +%s) - t0)) s)"
+			cat "$tmp/$1"
+		} 8>"$tmp/print.lock"
 	done
 }
-# drain_queue: take the queue's first job and run it, until it is empty.
-drain_queue() {
-	local name
+# lane N GATE...: when the gates are open, take jobs until none is left
+lane() {
+	local n=$1 g name
+
+	shift
+	for g; do
+		until open "$g"; do sleep 5; done
+	done
 	while :; do
-		# shellcheck disable=SC2016 # $1 is sh's
-		name=$(flock "$tmp/queue" sh -c \
-			'head -n 1 "$1"; sed -i 1d "$1"' sh "$tmp/queue")
-		[ -n "$name" ] || return 0
-		run_job "$name"
+		name=$(take)
+		case $name in
+		'') return 0 ;;
+		wait) sleep 5 ;;
+		*) run_job "$name" "$n" ;;
+		esac
 	done
 }
 
-{
-	[ "${CHACHA_BOCHS:-1}" != 1 ] || run_job bochs
-	drain_queue
-} &
-other=$!
+lane 1 source debian &
+l1=$!
+lane 2 kernels
+wait "$l1"
 
 status=0 pass=0 fail=0
-# tally FILE WHAT: add the "N passed, N failed" of FILE's last line to the
-# totals; a file without one fails.
-tally() {
-	local p f
-	read -r p _ f _ < <(tail -n 1 "$1")
-	if [[ "$p$f" =~ ^[0-9]+$ ]]; then
-		pass=$((pass + p)) fail=$((fail + f))
-	else
-		echo "no summary from $2"
-		status=1
-	fi
-}
-
-bash "$top/tools/kunit/check-all.sh" || status=1
-bash "$top/tools/vm/check-all.sh" 2>&1 | tee "$tmp/vm"
-[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-tally "$tmp/vm" "the VM rows"
-drain_queue
-wait "$other"
-
-for ((i = 0; i < ${#jobs[@]}; i += 3)); do
+echo
+printf '%-16s %-44s %6s %6s %4s %6s\n' job title passed failed lane time
+for ((i = 0; i < ${#jobs[@]}; i += 4)); do
 	f=$tmp/${jobs[i]}
-	echo
-	echo "=== ${jobs[i + 1]}"
-	cat "$f" 2>/dev/null
+	p='' x=''
+	read -r p _ x _ < <(tail -n 1 "$f" 2>/dev/null)
+	if ! [[ "$p$x" =~ ^[0-9]+$ ]]; then
+		echo "no summary from ${jobs[i]}"
+		p=0 x=1
+	fi
 	[ "$(cat "$f.rc" 2>/dev/null)" = 0 ] || status=1
-	tally "$f" "${jobs[i + 1]}"
+	pass=$((pass + p)) fail=$((fail + x))
+	read -r ln secs 2>/dev/null <"$f.t" || ln=- secs=-
+	printf '%-16s %-44s %6s %6s %4s %5ss\n' "${jobs[i]}" \
+		"${jobs[i + 2]}" "$p" "$x" "$ln" "$secs"
 done
 echo "kernel tests took $(($(date +%s) - t0)) s"
 echo "$pass passed, $fail failed"
