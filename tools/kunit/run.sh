@@ -122,6 +122,10 @@ ln -s busybox "$stage/bin/sh"
 cp "$here/guest-init.sh" "$stage/init"
 cp "$top/tools/vm/serial-drain.sh" "$stage/bin/"
 cp "$bdir/chacha20_simd.ko" "$bdir/kunit/chacha20_simd_kunit.ko" "$stage/"
+# The build directory is done with: another run on this kernel (make
+# check's KUnit under QEMU and under Bochs) may build there while this
+# one boots.
+exec 9>&-
 make -s -C "$KSRC" O="$KBUILD" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" \
 	"${llvm[@]}" INSTALL_MOD_PATH="$stage" INSTALL_MOD_STRIP=1 modules_install \
 	>>"$out/build.log" 2>&1 || die "modules_install failed (log: $out/build.log)"
