@@ -105,7 +105,7 @@ take() {
 }
 # run_job NAME LANE: run it into its files, then print its output whole
 run_job() {
-	local i cmd t
+	local i cmd t end
 
 	for ((i = 0; i < ${#jobs[@]}; i += 4)); do
 		[ "${jobs[i]}" = "$1" ] || continue
@@ -113,13 +113,13 @@ run_job() {
 		t=$(date +%s)
 		bash "$top/tools/${cmd[0]}" "${cmd[@]:1}" >"$tmp/$1" 2>&1
 		echo $? >"$tmp/$1.rc"
-		echo "$2 $(($(date +%s) - t))" >"$tmp/$1.t"
+		end=$(date +%s)
+		echo "$2 $((end - t))" >"$tmp/$1.t"
 		{
 			flock 8
 			echo
 			echo "=== ${jobs[i + 2]} (tools/${jobs[i + 3]}; lane $2," \
-				"$(($(date +%s) - t)) s, ended at" \
-				"$(($(date +%s) - t0)) s)"
+				"$((end - t)) s, ended at $((end - t0)) s)"
 			cat "$tmp/$1"
 		} 8>"$tmp/print.lock"
 	done

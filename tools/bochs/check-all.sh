@@ -39,19 +39,23 @@ pick="7.3 7.3-impl 6.1 6.1-impl kunit"
 if [ "${1:-}" = --rows ]; then
 	pick=${2//,/ }
 fi
+# picked NAME: --rows names it
+picked() {
+	[[ " $pick " = *" $1 "* ]]
+}
 total_pass=0 total_fail=0 lines=()
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 t0=$(now)
 for r in "${rows[@]}"; do
 	read -r name kernel model expect params which keep <<<"$r"
-	[[ " $pick " = *" $name "* ]] || continue
+	picked "$name" || continue
 	args=(--kernel "$kernel" --model "$model" --expect "$expect")
 	checks=$vm_checks
 	[ "$params" = - ] || args+=(--modparams "$params")
 	case $kernel/$params in
 	7.*/-) ;;
-	7.*) args+=(--append cryptomgr.noslowtests=1) ;;
+	7.*) args+=(--append "$noslowtests") ;;
 	esac
 	[ "$which" = all ] || checks="1 2 3 7 8 9"
 	[ "$which" = all ] || args+=(--checks "$checks")
@@ -72,7 +76,7 @@ for r in "${rows[@]}"; do
 		"$pass" "$fail" "$(($(now) - t))")")
 done
 
-if [[ " $pick " = *" kunit "* ]]; then
+if picked kunit; then
 	echo "=== KUnit, 7.3 test kernel, Bochs corei3_cnl"
 	t=$(now)
 	if "$top_dir/tools/kunit/run.sh" --arch x86_64 --cpu bochs:corei3_cnl \

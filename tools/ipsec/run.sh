@@ -153,7 +153,7 @@ start_guest() { # NAME CPU INITRD LOCALPORT PEERPORT MAC
 	# B, on 7.x, without the crypto manager's fuzzing (its vectors still
 	# run): it would fuzz the kernel's own drivers, B's only ones.
 	[ "$g" != b ] || [ "${kver[$g]%%.*}" -lt 7 ] ||
-		args+=" cryptomgr.noslowtests=1"
+		args+=" $noslowtests"
 	# shellcheck disable=SC2054 # the commas are QEMU's
 	if [ "${karch[$g]}" = amd64 ]; then
 		qemu=(qemu-system-x86_64 -serial "pipe:$out/ctl-$g"

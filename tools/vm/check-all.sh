@@ -65,7 +65,7 @@ for kernel in $kernels; do
 			--expect "$expect" ${prio:+--prio "$prio"} $consumers \
 			"${noslow[@]}" "$@" | tee "$out" || true
 		consumers=
-		case $kernel in 7.*) noslow=(--append cryptomgr.noslowtests=1) ;; esac
+		case $kernel in 7.*) noslow=(--append "$noslowtests") ;; esac
 		pass=$(grep -o '^CHECK [0-9]* [^:]*: PASS' "$out" |
 			cut -d' ' -f2 | sort -u | wc -l) || true
 		kver=$(sed -n 's/^RUN \([^ ]*\) .*/\1/p' "$out")

@@ -98,7 +98,7 @@ fi
 # Check 12's later boots on 7.x: the same settings, without the row's
 # checks, and without the crypto manager's fuzzing: boot 2 loads no module,
 # and boot 3's instance on the module was fuzzed in boot 1.
-append_fs="$append cryptomgr.noslowtests=1"
+append_fs="$append $noslowtests"
 fsboots=''
 if [ -n "$consumers" ]; then
 	append+=" chk_consumers=1"
