@@ -20,9 +20,12 @@
 # in three boots of the same kernel (tools/vm/README.md).  On 7.x the
 # crypto manager fuzzes the module's algorithms, and the instances built on
 # them, against the kernel's own at each registration (SELFTESTS_FULL): on
-# the first row; the other rows boot with cryptomgr.noslowtests=1 (its
-# vectors, without the fuzzing: a third of their time), as KUnit's rows
-# fuzz each implementation forced.
+# the first row.  7.x's other rows check what differs by CPU, the module's
+# choice and priority against 7.x's own drivers: checks 1-3 (load and the
+# crypto manager's tests, dmesg, AF_ALG against the kernel's driver), with
+# cryptomgr.noslowtests=1 (its vectors, without the fuzzing); KUnit forces
+# each implementation through its suites and the fuzzing in the same
+# kernel, and the first row runs the data path's other checks.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -54,18 +57,23 @@ for kernel in $kernels; do
 	[ "${kernel%-rt}" = "$kernel" ] || cfgs=("${configs_rt[@]}")
 	[ "$(kernel_arch "$kernel")" = amd64 ] || cfgs=("${configs_arm64[@]}")
 	# --consumers on the first row of 6.1, 6.12 and 7.3 (above).
-	consumers=--consumers noslow=()
+	consumers=--consumers later=() checks=$vm_checks
 	case $kernel in *-rt | *-rt-arm64 | 7.*-arm64) consumers= ;; esac
 	for c in "${cfgs[@]}"; do
 		read -r cpu expect prio <<<"$c"
-		nchecks=$(wc -w <<<"$vm_checks${consumers:+ 12 13}")
-		echo "=== kernel $kernel, -cpu $cpu, expecting $expect${prio:+, default priority $prio}${consumers:+, consumer checks}"
+		nchecks=$(wc -w <<<"$checks${consumers:+ 12 13}")
+		echo "=== kernel $kernel, -cpu $cpu, expecting $expect${prio:+, default priority $prio}${consumers:+, consumer checks}${later[*]:+, checks $checks, $noslowtests}"
 		t=$(now)
 		"$vm_dir/run.sh" --kernel "$kernel" --cpu "$cpu" \
 			--expect "$expect" ${prio:+--prio "$prio"} $consumers \
-			"${noslow[@]}" "$@" | tee "$out" || true
+			"${later[@]}" "$@" | tee "$out" || true
 		consumers=
-		case $kernel in 7.*) noslow=(--append "$noslowtests") ;; esac
+		case $kernel in
+		7.*)
+			checks="1 2 3"
+			later=(--append "$noslowtests" --checks "$checks")
+			;;
+		esac
 		pass=$(grep -o '^CHECK [0-9]* [^:]*: PASS' "$out" |
 			cut -d' ' -f2 | sort -u | wc -l) || true
 		kver=$(sed -n 's/^RUN \([^ ]*\) .*/\1/p' "$out")

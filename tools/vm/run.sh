@@ -13,6 +13,7 @@
 #   --prio N		the module's expected default priority (check 1; the
 #			other checks then load it with priority=400)
 #   --stress SECONDS	length of the stress check (default 15)
+#   --checks "N ..."	only these of guest-check.sh's checks 1-10
 #   --timeout SECONDS	limit for the VM (default 300; 480 with --consumers)
 #   --append ARGS	more kernel parameters, e.g. cryptomgr.noslowtests=1
 #			(7.x: the crypto manager's vectors without its fuzzing)
@@ -34,7 +35,7 @@ usage() {
 }
 
 kernel='' cpu='' expect='' modparams='' prio='' stress=15 timeout='' mode=check ko=''
-extra=''
+extra='' checks=''
 consumers=''
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -44,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--modparams) modparams=$2 ;;
 	--prio) prio=$2 ;;
 	--stress) stress=$2 ;;
+	--checks) checks=$2 ;;
 	--timeout) timeout=$2 ;;
 	--ko) ko=$(realpath "$2") ;;
 	--append) extra=$2 ;;
@@ -89,6 +91,8 @@ fi
 append+=" chk_mode=$mode chk_expect=$expect chk_stress=$stress"
 [ -n "$modparams" ] && append+=" chk_modparams=$modparams"
 [ -n "$prio" ] && append+=" chk_prio=$prio"
+[ -z "$checks" ] || append+=" chk_checks=${checks// /,}"
+[ -z "$checks" ] || vm_checks=$checks
 bin=qemu-system-x86_64 machine=()
 if [ "$KARCH" = arm64 ]; then
 	# virt has one UART: the verdicts come from the console instead.
