@@ -11,7 +11,8 @@
 #	the IPsec rows 6.1, 6.12 and arm64 6.1 against x86-64 6.1
 #	(tools/ipsec/check-all.sh --rows, one job a row);
 #   on the 7.3 kernels built here: the VM rows (x86-64, arm64), KUnit
-#	(tools/kunit/check-all.sh --only), the Bochs row with the default
+#	(tools/kunit/check-all.sh --only: x86-64 on -cpu max, arm64; not
+#	qemu64, make kunit's only), the Bochs row with the default
 #	implementation (not 7.3-impl: make bochs) and KUnit under Bochs, the
 #	IPsec row.
 # A lane takes the first job in that queue (7.3's first, the longest
