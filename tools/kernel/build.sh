@@ -142,7 +142,7 @@ export CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime
 export CCACHE_BASEDIR=$cache
 # Depend mode: a miss runs the compiler once and keys the result by the
 # headers its -MMD file names, where the default runs the preprocessor
-# first as well (10-20 % more per object of a cold kernel build here).
+# first as well (7-22 % more per object of a cold kernel build here).
 export CCACHE_DEPEND=1
 kmake=(make -C "$srcdir" O="$out" ARCH="$arch" CROSS_COMPILE="$cross"
 	CC="ccache $cc" -j"${KBUILD_JOBS:-2}")
