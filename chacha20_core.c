@@ -9,6 +9,7 @@
  * user-space harness and the benchmark build this file unchanged.
  */
 
+#include <linux/errno.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -128,6 +129,49 @@ const unsigned int chacha_nimpls = ARRAY_SIZE(chacha_impls);
 /* Until chacha_calibrate() runs: the choices measured on a Zen 4. */
 unsigned int chacha_scalar_max_bytes = CHACHA_BLOCK_BYTES;
 unsigned int chacha_scalar_tail_bytes = CHACHA_BLOCK_BYTES;
+
+/*
+ * The core of chacha_impls[i] that runs its whole strides: an index into
+ * its cores[], below CHACHA_STRIDE_CHOICES; 0, the widest, until
+ * chacha_calibrate() or chacha_set_stride() chooses.  Set at init only,
+ * except in the KUnit build, whose tests force each choice in turn.
+ */
+#if defined(__KERNEL__) && !defined(CHACHA_TEST_HOOKS)
+static u8 chacha_stride_core[CHACHA_MAX_IMPLS] __ro_after_init;
+#else
+static u8 chacha_stride_core[CHACHA_MAX_IMPLS];
+#endif
+
+/* @impl's index in chacha_impls[], or -1 if it is not an entry. */
+static int chacha_impl_index(const struct chacha_impl *impl)
+{
+	if (impl < chacha_impls || impl >= chacha_impls + chacha_nimpls)
+		return -1;
+	return impl - chacha_impls;
+}
+
+int chacha_set_stride(const struct chacha_impl *impl, unsigned int blocks)
+{
+	int i = chacha_impl_index(impl);
+	unsigned int k;
+
+	for (k = 0; i >= 0 && k < CHACHA_STRIDE_CHOICES; k++) {
+		if (!impl->cores[k].blocks)
+			break;
+		if (impl->cores[k].blocks == blocks) {
+			chacha_stride_core[i] = k;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+unsigned int chacha_stride(const struct chacha_impl *impl)
+{
+	int i = chacha_impl_index(impl);
+
+	return i < 0 ? 0 : impl->cores[chacha_stride_core[i]].blocks;
+}
 
 /* "expand 32-byte k" */
 static const u32 chacha_sigma[4] = {
@@ -318,30 +362,55 @@ static __always_inline bool chacha_tail_at(const struct chacha_impl *impl,
 }
 
 /*
- * chacha_crypt_impl() for one implementation.  Inlined with @impl an
- * entry of the constant chacha_impls[], every core->fn and core->part
- * below is a constant, and the compiler calls each core directly: no
- * indirect call (a retpoline, with the kernel's mitigations) per core.
+ * Whole strides of @impl's core @k, if @k is @wide, the stride core (and
+ * @impl has a core @k): then true, and what is left of *@len is shorter
+ * than that core's stride.
+ */
+static __always_inline bool chacha_strides_at(const struct chacha_impl *impl,
+					      unsigned int k, unsigned int wide,
+					      u32 *state, u8 **dst,
+					      const u8 **src, unsigned int *len,
+					      unsigned int nrounds)
+{
+	const struct chacha_core *core = &impl->cores[k];
+	unsigned int stride = core->blocks * CHACHA_BLOCK_BYTES;
+
+	if (k != wide || !core->blocks)
+		return false;
+	while (*len >= stride) {
+		core->fn(state, *dst, *src, nrounds);
+		state[12] += core->blocks;
+		*dst += stride;
+		*src += stride;
+		*len -= stride;
+	}
+	return true;
+}
+
+/*
+ * chacha_crypt_impl() for one implementation, whole strides in its core
+ * @wide.  Inlined with @impl an entry of the constant chacha_impls[],
+ * every core->fn and core->part below is a constant, and the compiler
+ * calls each core directly: no indirect call (a retpoline, with the
+ * kernel's mitigations) per core.
  */
 static __always_inline void chacha_crypt_cores(const struct chacha_impl *impl,
-					       u32 *state, u8 *dst,
-					       const u8 *src, unsigned int len,
+					       unsigned int wide, u32 *state,
+					       u8 *dst, const u8 *src,
+					       unsigned int len,
 					       unsigned int nrounds)
 {
-	const struct chacha_core *cores = impl->cores;
-	unsigned int stride = cores[0].blocks * CHACHA_BLOCK_BYTES;
-
-	if (!cores[0].blocks) {
+	if (!impl->cores[0].blocks) {
 		chacha_crypt_scalar(state, dst, src, len, nrounds);
 		return;
 	}
-	while (len >= stride) {
-		cores[0].fn(state, dst, src, nrounds);
-		state[12] += cores[0].blocks;
-		dst += stride;
-		src += stride;
-		len -= stride;
-	}
+	/* The stride core, by constant index (the widest by default). */
+	BUILD_BUG_ON(CHACHA_STRIDE_CHOICES != 3);
+	if (!chacha_strides_at(impl, 1, wide, state, &dst, &src, &len,
+			       nrounds) &&
+	    !chacha_strides_at(impl, 2, wide, state, &dst, &src, &len,
+			       nrounds))
+		chacha_strides_at(impl, 0, 0, state, &dst, &src, &len, nrounds);
 	if (len <= chacha_scalar_tail_bytes) {
 		if (len)
 			chacha_crypt_scalar(state, dst, src, len, nrounds);
@@ -371,7 +440,6 @@ static __always_inline void chacha_crypt_cores(const struct chacha_impl *impl,
  * chacha_impls[], the harness's copy with a broken core, runs the same
  * code through its pointers, in the harness's build only.
  */
-#define CHACHA_MAX_IMPLS	8
 #define CHACHA_NIMPLS		ARRAY_SIZE(chacha_impls)
 
 /*
@@ -386,7 +454,8 @@ static __always_inline bool chacha_crypt_nth(const struct chacha_impl *impl,
 {
 	if (k >= CHACHA_NIMPLS || impl != &chacha_impls[k % CHACHA_NIMPLS])
 		return false;
-	chacha_crypt_cores(&chacha_impls[k % CHACHA_NIMPLS], state, dst, src,
+	chacha_crypt_cores(&chacha_impls[k % CHACHA_NIMPLS],
+			   chacha_stride_core[k % CHACHA_NIMPLS], state, dst, src,
 			   len, nrounds);
 	return true;
 }
@@ -397,6 +466,10 @@ static __always_inline void chacha_crypt_any(const struct chacha_impl *impl,
 					     const u8 *src, unsigned int len,
 					     unsigned int nrounds)
 {
+#ifdef CHACHA_TEST_TABLES
+	unsigned int k;
+
+#endif
 	BUILD_BUG_ON(CHACHA_NIMPLS > CHACHA_MAX_IMPLS);
 	if (chacha_crypt_nth(impl, 7, state, dst, src, len, nrounds) ||
 	    chacha_crypt_nth(impl, 6, state, dst, src, len, nrounds) ||
@@ -408,7 +481,12 @@ static __always_inline void chacha_crypt_any(const struct chacha_impl *impl,
 	    chacha_crypt_nth(impl, 0, state, dst, src, len, nrounds))
 		return;
 #ifdef CHACHA_TEST_TABLES
-	chacha_crypt_cores(impl, state, dst, src, len, nrounds);
+	/* A copy of an entry runs the stride chosen for that entry. */
+	for (k = 0; k < chacha_nimpls; k++)
+		if (!strcmp(impl->name, chacha_impls[k].name))
+			break;
+	chacha_crypt_cores(impl, k < chacha_nimpls ? chacha_stride_core[k] : 0,
+			   state, dst, src, len, nrounds);
 #else
 	chacha_crypt_scalar(state, dst, src, len, nrounds);	/* never */
 #endif
@@ -450,6 +528,22 @@ void chacha_crypt_request(const struct chacha_impl *impl, u32 *state, u8 *dst,
 	}
 }
 
+/* One run of @impl over @len bytes at @buf, in @clock's units. */
+static u64 __init chacha_time_one(const struct chacha_impl *impl,
+				  bool section, u64 (*clock)(void), u32 *state,
+				  u8 *buf, unsigned int len)
+{
+	struct chacha_simd_save save;
+	u64 t = clock();
+
+	if (section)
+		chacha_simd_begin(&save);
+	chacha_crypt_impl(impl, state, buf, buf, len, 20);
+	if (section)
+		chacha_simd_end(&save);
+	return clock() - t;
+}
+
 /* The fastest of CHACHA_CALIB_TRIALS runs, in @clock's units. */
 static u64 __init chacha_time(const struct chacha_impl *impl, bool section,
 			      u64 (*clock)(void), u32 *state, u8 *buf,
@@ -459,19 +553,54 @@ static u64 __init chacha_time(const struct chacha_impl *impl, bool section,
 	unsigned int i;
 
 	for (i = 0; i < CHACHA_CALIB_TRIALS; i++) {
-		struct chacha_simd_save save;
-		u64 t = clock();
+		u64 t = chacha_time_one(impl, section, clock, state, buf, len);
 
-		if (section)
-			chacha_simd_begin(&save);
-		chacha_crypt_impl(impl, state, buf, buf, len, 20);
-		if (section)
-			chacha_simd_end(&save);
-		t = clock() - t;
-		if (t < best)
-			best = t;
+		best = min_t(u64, best, t);
 	}
 	return best;
+}
+
+/* Whole strides for the stride calibration: in place, never read as such. */
+static u8 chacha_calib_strides[CHACHA_CALIB_STRIDE_BYTES] __initdata;
+
+/*
+ * Each stride choice of @impl (an entry of chacha_impls[]) over
+ * CHACHA_CALIB_STRIDE_BYTES, inside a section (left out of the timing):
+ * by turns, so that a slower stretch of the CPU (a clock change, a
+ * neighbour on its core) costs every choice alike, the fastest of
+ * CHACHA_CALIB_TRIALS runs each.  Then the fastest per byte, a wider core
+ * only where it beats every narrower one by the margin.
+ */
+static void __init chacha_calibrate_stride(const struct chacha_impl *impl,
+					   u64 (*clock)(void),
+					   struct chacha_calibration *c,
+					   u32 *state)
+{
+	unsigned int i, k, n = 0, best;
+
+	while (n < CHACHA_STRIDE_CHOICES && impl->cores[n].blocks)
+		c->stride_time[n++] = ~0ULL;
+	for (i = 0; i < CHACHA_CALIB_TRIALS; i++) {
+		struct chacha_simd_save save;
+
+		chacha_simd_begin(&save);
+		for (k = 0; k < n; k++) {
+			u64 t;
+
+			chacha_set_stride(impl, impl->cores[k].blocks);
+			t = chacha_time_one(impl, false, clock, state,
+					    chacha_calib_strides,
+					    CHACHA_CALIB_STRIDE_BYTES);
+			c->stride_time[k] = min_t(u64, c->stride_time[k], t);
+		}
+		chacha_simd_end(&save);
+	}
+	for (best = n - 1, k = best; k-- > 0;)
+		if (c->stride_time[k] * CHACHA_CALIB_STRIDE_MARGIN <
+		    c->stride_time[best] * (CHACHA_CALIB_STRIDE_MARGIN - 1))
+			best = k;
+	chacha_set_stride(impl, impl->cores[best].blocks);
+	memzero_explicit(chacha_calib_strides, sizeof(chacha_calib_strides));
 }
 
 void __init chacha_calibrate(const struct chacha_impl *impl,
@@ -518,9 +647,13 @@ void __init chacha_calibrate(const struct chacha_impl *impl,
 			break;
 		chacha_scalar_max_bytes = len;
 	}
+
+	if (chacha_impl_index(impl) >= 0)
+		chacha_calibrate_stride(impl, clock, c, state);
 out:
 	c->scalar_max_bytes = chacha_scalar_max_bytes;
 	c->scalar_tail_bytes = chacha_scalar_tail_bytes;
+	c->stride_blocks = chacha_stride(impl);
 	memzero_explicit(buf, sizeof(buf));
 	memzero_explicit(state, sizeof(state));
 }

@@ -201,11 +201,33 @@ void chacha_block_scalar(const u32 *state, u8 *out, unsigned int nrounds);
 #endif
 void hchacha_block_scalar(const u32 *state, u32 *out, unsigned int nrounds);
 
+/* Most implementations, the scalar one included, in chacha_impls[]. */
+#define CHACHA_MAX_IMPLS	8
+
 /*
- * XOR @len bytes using @impl's widest core for whole strides, then one call
- * of the narrowest core that covers the tail (its partial entry point, or
- * through a stack buffer, when the tail is shorter than its stride), except
- * that a tail of at most
+ * Whole strides run in one of an implementation's first
+ * CHACHA_STRIDE_CHOICES cores, the one chacha_calibrate() measured
+ * fastest per byte on this CPU (or chacha_set_stride() forced): the
+ * widest is not always the fastest (on Intel the 24-block zmm core is
+ * slower per byte than the 16-block one; on Zen 4 it is faster).
+ */
+#define CHACHA_STRIDE_CHOICES	3
+
+/*
+ * Run whole strides of @impl (an entry of chacha_impls[]) in its core of
+ * @blocks blocks, one of its first CHACHA_STRIDE_CHOICES; -EINVAL,
+ * changing nothing, if it has none.  In the kernel only at init, unless
+ * CHACHA_TEST_HOOKS.
+ */
+int chacha_set_stride(const struct chacha_impl *impl, unsigned int blocks);
+/* The blocks of the core that runs @impl's whole strides (0: scalar). */
+unsigned int chacha_stride(const struct chacha_impl *impl);
+
+/*
+ * XOR @len bytes using @impl's stride core (chacha_stride()) for whole
+ * strides, then one call of the narrowest core that covers the tail (its
+ * partial entry point, or through a stack buffer, when the tail is shorter
+ * than its stride), except that a tail of at most
  * chacha_scalar_tail_bytes runs in scalar C; advances state[12] by the
  * number of blocks begun.  The caller owns any FPU section around it.
  */
@@ -231,19 +253,34 @@ struct chacha_calibration {
 	u64 scalar_block;	/* one block in scalar C */
 	u64 simd_block;		/* one block through @impl, no section */
 	u64 simd_request_block;	/* one block in a SIMD section of its own */
+	/*
+	 * CHACHA_CALIB_STRIDE_BYTES in whole strides of core k of @impl,
+	 * inside a section (0: no such core)
+	 */
+	u64 stride_time[CHACHA_STRIDE_CHOICES];
 	unsigned int scalar_max_bytes;
 	unsigned int scalar_tail_bytes;
+	unsigned int stride_blocks;	/* chacha_stride() chosen */
 };
 
 #define CHACHA_CALIB_TRIALS	32
 #define CHACHA_CALIB_MAX_BYTES	256
+/* 48 blocks: whole strides of 24, 16, 12, 8, 6, 4 and 2 blocks alike. */
+#define CHACHA_CALIB_STRIDE_BYTES	(48 * CHACHA_BLOCK_BYTES)
+/*
+ * A wider stride core is chosen only if it is faster per byte than every
+ * narrower candidate by more than 1 / CHACHA_CALIB_STRIDE_MARGIN.
+ */
+#define CHACHA_CALIB_STRIDE_MARGIN	32
 
 /*
  * Time scalar C against @impl (the fastest of CHACHA_CALIB_TRIALS runs
  * each, in @clock's units) and set the two choices above: a single block
  * inside a section, then whole requests of 64, 128, ... bytes, each SIMD
  * run paying chacha_simd_begin() and chacha_simd_end(), up to the first
- * length at which scalar C no longer wins.
+ * length at which scalar C no longer wins.  Then time each of @impl's
+ * stride choices over CHACHA_CALIB_STRIDE_BYTES, by turns, and set
+ * chacha_stride(@impl) to the fastest (a wider one only by the margin).
  */
 void __init chacha_calibrate(const struct chacha_impl *impl,
 			     u64 (*clock)(void), struct chacha_calibration *c);

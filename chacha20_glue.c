@@ -54,6 +54,11 @@ module_param(impl, charp, 0444);
 MODULE_PARM_DESC(impl,
 		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; not by default where the kernel prefers ymm: Skylake-X, Ice Lake, Tiger Lake) on x86-64; scalar, neon (6-block loop), neon4 (4-block loop; the default on Cortex-A55) on arm64 (default: best available)");
 
+static unsigned int stride;
+module_param(stride, uint, 0444);
+MODULE_PARM_DESC(stride,
+		 "force the core that runs whole strides, by its blocks: one of the first three cores of the implementation in use (avx512: 24, 16, 12; avx512vl: 16, 12, 8; avx2: 8, 4, 2; sse2, ssse3: 4, 2, 1; neon: 6, 4) (default 0: the fastest per byte, measured at load)");
+
 #ifdef CHACHA_TEST_HOOKS
 /* kunit/ switches it between requests (CHACHA_TEST_HOOKS: see Kbuild). */
 static const struct chacha_impl *chacha_impl;
@@ -424,6 +429,23 @@ static u64 __init chacha_clock(void)
 	return get_cycles();
 }
 
+/* What chacha_calibrate() chose for whole strides, and why. */
+static void __init chacha_log_stride(const struct chacha_impl *p,
+				     const struct chacha_calibration *cal)
+{
+	char times[96] = "";
+	size_t n = 0;
+	unsigned int k;
+
+	for (k = 0; k < CHACHA_STRIDE_CHOICES && p->cores[k].blocks; k++)
+		n += scnprintf(times + n, sizeof(times) - n, "%s%u-block %llu",
+			       k ? ", " : "", p->cores[k].blocks,
+			       cal->stride_time[k]);
+	pr_info("whole strides in the %u-block core, the fastest per byte (%s per %u bytes: %s)\n",
+		cal->stride_blocks, CHACHA_CLOCK_UNIT,
+		CHACHA_CALIB_STRIDE_BYTES, times);
+}
+
 static int __init chacha_simd_mod_init(void)
 {
 	struct chacha_calibration cal;
@@ -455,6 +477,16 @@ static int __init chacha_simd_mod_init(void)
 		CHACHA_CLOCK_UNIT,
 		cal.scalar_block, p->name, cal.simd_block,
 		cal.simd_request_block);
+	if (p->cores[0].blocks)
+		chacha_log_stride(p, &cal);
+	if (stride && chacha_set_stride(p, stride)) {
+		pr_err("stride=%u: %s has no such stride core\n", stride,
+		       p->name);
+		return -EINVAL;
+	}
+	if (stride)
+		pr_info("whole strides in the %u-block core (set by stride=)\n",
+			stride);
 
 	for (i = 0; i < ARRAY_SIZE(chacha_algs); i++) {
 		struct crypto_alg *base = &chacha_algs[i].base;
@@ -496,6 +528,15 @@ const struct chacha_impl *chacha_test_set_impl(const struct chacha_impl *p)
 	return xchg(&chacha_impl, p);
 }
 EXPORT_SYMBOL_NS_GPL(chacha_test_set_impl, CHACHA_TEST_NS);
+
+unsigned int chacha_test_set_stride(const struct chacha_impl *p,
+				    unsigned int blocks)
+{
+	unsigned int prev = chacha_stride(p);
+
+	return chacha_set_stride(p, blocks) ? 0 : prev;
+}
+EXPORT_SYMBOL_NS_GPL(chacha_test_set_stride, CHACHA_TEST_NS);
 
 #if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
 const struct chacha_impl *chacha_test_arm64_policy(u32 midr, const char *name,

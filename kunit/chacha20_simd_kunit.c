@@ -615,6 +615,58 @@ static void ct_random_lengths(struct kunit *test)
 }
 
 /*
+ * Every core the implementation may run whole strides in (the first
+ * CHACHA_STRIDE_CHOICES; chacha_calibrate() picks one at load), forced in
+ * turn: around one to three strides of it and of every other choice,
+ * with tails, and random lengths up to 64 KiB, all three algorithms,
+ * against generic.
+ */
+static void ct_strides(struct kunit *test)
+{
+	static const int deltas[] = { -65, -64, -1, 0, 1, 63, 64, 65 };
+	const struct chacha_impl *p = test->param_value;
+	unsigned int k, j, s, d, a, prev = 0;
+	bool ok = true;
+
+	/* Scalar C has no cores, so no stride to force. */
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	if (!p->cores[0].blocks) {
+		KUNIT_EXPECT_EQ(test, chacha_test_set_stride(p, 1), 0);
+		return;
+	}
+	for (k = 0; ok && k < CHACHA_STRIDE_CHOICES && p->cores[k].blocks;
+	     k++) {
+		unsigned int was = chacha_test_set_stride(p, p->cores[k].blocks);
+		char what[32];
+
+		KUNIT_ASSERT_NE(test, was, 0);
+		if (!prev)
+			prev = was;
+		snprintf(what, sizeof(what), "stride %u",
+			 p->cores[k].blocks);
+		for (s = 0; ok && s < CHACHA_STRIDE_CHOICES && p->cores[s].blocks;
+		     s++) {
+			for (j = 1; ok && j <= 3; j++) {
+				int len = j * p->cores[s].blocks *
+					  CHACHA_BLOCK_BYTES;
+
+				for (d = 0; ok && d < ARRAY_SIZE(deltas); d++)
+					if (len + deltas[d] >= 0)
+						ok = ct_diff(test, j % CT_NALGS,
+							     len + deltas[d],
+							     what);
+			}
+		}
+		for (a = 0; ok && a < CT_NALGS; a++)
+			for (j = 0; ok && j < 4; j++)
+				ok = ct_diff(test, a,
+					     1 + ct_rand_below(j ? 65536 : 4160),
+					     what);
+	}
+	chacha_test_set_stride(p, prev);
+}
+
+/*
  * Scatterlists over @buf whose entries have the lengths @lens[0..n-1]; the
  * entries point into one kmalloc'ed buffer, so an entry may cross pages.
  *
@@ -1263,6 +1315,7 @@ static struct kunit_case ct_diff_cases[] = {
 	CT_CASE(ct_lengths_xchacha20),
 	CT_CASE(ct_lengths_xchacha12),
 	CT_CASE(ct_random_lengths),
+	CT_CASE(ct_strides),
 	CT_CASE(ct_sg_one_byte),
 	CT_CASE(ct_sg_random),
 	CT_CASE(ct_sg_pages),

@@ -40,6 +40,15 @@ const struct chacha_impl *chacha_test_impl(unsigned int i);
  */
 const struct chacha_impl *chacha_test_set_impl(const struct chacha_impl *impl);
 
+/*
+ * Run whole strides of @impl (one chacha_test_impl() returned) in its core
+ * of @blocks blocks from the next request on (chacha_set_stride());
+ * returns the blocks of the one used until now, or 0, changing nothing,
+ * if @impl has no such stride choice.
+ */
+unsigned int chacha_test_set_stride(const struct chacha_impl *impl,
+				    unsigned int blocks);
+
 /* SIMD sections (chacha_simd_begin() calls) entered so far, on all CPUs. */
 unsigned long chacha_test_simd_sections(void);
 

@@ -267,17 +267,44 @@ static void target_name(char *buf, size_t size, const struct target *t)
 		snprintf(buf, size, "%s/crypt", t->impl->name);
 }
 
+/*
+ * The entry of chacha_impls[] that @impl is or copies (the mutation
+ * self-test's copy runs the stride chosen for its entry).
+ */
+static const struct chacha_impl *table_entry(const struct chacha_impl *impl)
+{
+	unsigned int i;
+
+	for (i = 0; i < chacha_nimpls; i++)
+		if (!strcmp(impl->name, chacha_impls[i].name))
+			return &chacha_impls[i];
+	return impl;
+}
+
+/* Whole strides of @impl in its core of @blocks blocks, from now on. */
+static void set_stride(const struct chacha_impl *impl, unsigned int blocks)
+{
+	if (chacha_set_stride(table_entry(impl), blocks)) {
+		fprintf(stderr, "harness: %s has no stride of %u blocks\n",
+			impl->name, blocks);
+		exit(2);
+	}
+}
+
 static void case_name(char *buf, size_t size, const struct target *t,
 		      const struct tcase *c)
 {
-	char tn[64];
+	char tn[64], stride[16] = "";
 
 	target_name(tn, sizeof(tn), t);
+	if (!t->core && t->impl->cores[0].blocks)
+		snprintf(stride, sizeof(stride), " stride=%u",
+			 chacha_stride(table_entry(t->impl)));
 	snprintf(buf, size,
-		 "%s %s len=%u src_off=%u dst_off=%u ctr=0x%08x rounds=%u %s",
+		 "%s %s len=%u src_off=%u dst_off=%u ctr=0x%08x rounds=%u %s%s",
 		 tn, c->kind, c->len, c->in_place ? c->dst_off : c->src_off,
 		 c->dst_off, (unsigned int)c->ctr, c->nrounds,
-		 c->in_place ? "in-place" : "out-of-place");
+		 c->in_place ? "in-place" : "out-of-place", stride);
 }
 
 static u8 plain[MAX_LEN], expect[MAX_LEN];
@@ -520,7 +547,8 @@ static void tv_crypt(const struct chacha_impl *impl,
 		perror("malloc");
 		exit(1);
 	}
-	snprintf(who, sizeof(who), "%s/crypt", impl->name);
+	snprintf(who, sizeof(who), "%s/crypt stride=%u", impl->name,
+		 chacha_stride(table_entry(impl)));
 	setup_tv(state, tv);
 	chacha_crypt_impl(impl, state, out, tv->ptext, tv->len, tv->nrounds);
 	check_vector_out(who, tv, "", out, tv->len);
@@ -768,8 +796,9 @@ static void xchacha_random(const struct chacha_impl *impl)
 		chacha_crypt_impl(impl, state, got, got, len, nrounds);
 		d = first_diff(got, want, len);
 		snprintf(what, sizeof(what),
-			 "%s/crypt xchacha random len=%u ctr=0x%08x rounds=%u",
-			 impl->name, len, (unsigned int)ctr, nrounds);
+			 "%s/crypt xchacha random len=%u ctr=0x%08x rounds=%u stride=%u",
+			 impl->name, len, (unsigned int)ctr, nrounds,
+			 chacha_stride(table_entry(impl)));
 		if (d >= 0)
 			report_diff(what, got, want, d);
 		count(d < 0);
@@ -786,6 +815,39 @@ static const unsigned int request_choices[][2] = {
 /* Lengths for the full matrix: a tail alone, every core, all of them. */
 static const unsigned int matrix_lens[] = { 37, 64 * 13 + 17, MAX_LEN };
 
+/* The whole of @impl, @t, with the stride chosen now. */
+static void test_strides(const struct chacha_impl *impl, struct target *t)
+{
+	const struct chacha_tv *tv;
+	unsigned int i;
+
+	new_group();
+	for (i = 0; (tv = stream_tv(i)); i++)
+		tv_crypt(impl, tv);
+	new_group();
+	sweep_lengths(t);
+	/*
+	 * The request path under both choices chacha_calibrate() can make
+	 * for a last block (core or scalar C), small requests in SIMD or
+	 * not, sections cut at CHACHA_SIMD_CHUNK.
+	 */
+	for (i = 0; i < ARRAY_SIZE(request_choices); i++) {
+		struct target rt = {
+			.impl = impl, .request = true,
+			.scalar_max = request_choices[i][0],
+			.scalar_tail = request_choices[i][1],
+		};
+
+		new_group();
+		sweep_lengths(&rt);
+	}
+	new_group();
+	for (i = 0; i < ARRAY_SIZE(matrix_lens); i++)
+		sweep_matrix(t, matrix_lens[i]);
+	new_group();
+	xchacha_random(impl);
+}
+
 static void test_impl(const struct chacha_impl *impl)
 {
 	unsigned int before_pass = n_passed, before_fail = n_failed;
@@ -794,7 +856,7 @@ static void test_impl(const struct chacha_impl *impl)
 	const struct chacha_tv *tv;
 	const char *missing = NULL;
 	struct target t = { .impl = impl };
-	unsigned int i;
+	unsigned int i, k;
 
 	/* What chacha_crypt_impl() relies on, whatever the CPU. */
 	new_group();
@@ -840,32 +902,19 @@ static void test_impl(const struct chacha_impl *impl)
 		}
 	}
 
-	new_group();
-	t.core = NULL;
-	for (i = 0; (tv = stream_tv(i)); i++)
-		tv_crypt(impl, tv);
-	new_group();
-	sweep_lengths(&t);
 	/*
-	 * The request path under both choices chacha_calibrate() can make
-	 * for a last block (core or scalar C), small requests in SIMD or
-	 * not, sections cut at CHACHA_SIMD_CHUNK.
+	 * The whole implementation, with each core that chacha_calibrate()
+	 * may choose for whole strides in turn (scalar: once), the widest,
+	 * its default, last.
 	 */
-	for (i = 0; i < ARRAY_SIZE(request_choices); i++) {
-		struct target rt = {
-			.impl = impl, .request = true,
-			.scalar_max = request_choices[i][0],
-			.scalar_tail = request_choices[i][1],
-		};
-
-		new_group();
-		sweep_lengths(&rt);
+	t.core = NULL;
+	for (k = CHACHA_STRIDE_CHOICES; k-- > 0;) {
+		if (k && !impl->cores[k].blocks)
+			continue;
+		if (impl->cores[k].blocks)
+			set_stride(impl, impl->cores[k].blocks);
+		test_strides(impl, &t);
 	}
-	new_group();
-	for (i = 0; i < ARRAY_SIZE(matrix_lens); i++)
-		sweep_matrix(&t, matrix_lens[i]);
-	new_group();
-	xchacha_random(impl);
 
 	printf("  %s: %u checks, %u failed\n", impl->name,
 	       n_passed + n_failed - before_pass - before_fail,

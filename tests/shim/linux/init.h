@@ -4,5 +4,6 @@
 #define TESTS_SHIM_LINUX_INIT_H
 
 #define __init
+#define __initdata
 
 #endif /* TESTS_SHIM_LINUX_INIT_H */
