@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Scalar Poly1305 (RFC 8439 section 2.5) in C: the accumulator in three
+ * 64-bit limbs, r in two, 64 x 64 -> 128-bit products.  For the one-pass
+ * ChaCha20-Poly1305 to come, which feeds whole 16-byte blocks across the
+ * steps of a scatterlist walk, the block interface is resumable: any
+ * number of poly1305_core_blocks() calls between init and emit.  The
+ * buffered interface below it takes any lengths, for the tests.
+ *
+ * The names stay clear of the kernel's <crypto/poly1305.h>, which has a
+ * struct poly1305_state and poly1305_init() of its own.
+ */
+#ifndef POLY1305_CORE_H
+#define POLY1305_CORE_H
+
+#include <linux/types.h>
+
+#define POLY1305_CORE_BLOCK_BYTES	16
+#define POLY1305_CORE_KEY_BYTES		32
+#define POLY1305_CORE_MAC_BYTES		16
+
+/*
+ * h: the accumulator, h[0] + h[1] * 2^64 + h[2] * 2^128, only partially
+ * reduced (h[2] <= 4 between calls); r: the clamped first key half;
+ * s: the second key half, added at the end.
+ */
+struct poly1305_core_state {
+	u64 h[3];
+	u64 r[2];
+	u64 s[2];
+};
+
+/* Clamp r, take s, clear the accumulator. */
+void poly1305_core_init(struct poly1305_core_state *st,
+			const u8 key[POLY1305_CORE_KEY_BYTES]);
+
+/*
+ * Absorb @nblocks whole 16-byte blocks of @src (any alignment).  @hibit
+ * is 1 for message blocks (2^128 added to each), 0 only for a last
+ * partial block that the caller has padded with 0x01 and then zeros.
+ */
+void poly1305_core_blocks(struct poly1305_core_state *st, const u8 *src,
+			  unsigned int nblocks, u32 hibit);
+
+/*
+ * The tag: h reduced modulo 2^130 - 5, plus s modulo 2^128, little
+ * endian.  Constant time; @st is left as it was (the caller wipes it).
+ */
+void poly1305_core_emit(const struct poly1305_core_state *st,
+			u8 mac[POLY1305_CORE_MAC_BYTES]);
+
+/* Any lengths: whole blocks go straight through, the rest is buffered. */
+struct poly1305_core_ctx {
+	struct poly1305_core_state st;
+	u8 buf[POLY1305_CORE_BLOCK_BYTES];
+	unsigned int buflen;
+};
+
+void poly1305_core_ctx_init(struct poly1305_core_ctx *ctx,
+			    const u8 key[POLY1305_CORE_KEY_BYTES]);
+void poly1305_core_update(struct poly1305_core_ctx *ctx, const u8 *src,
+			  unsigned int len);
+/* The tag of everything fed to @ctx; wipes @ctx. */
+void poly1305_core_final(struct poly1305_core_ctx *ctx,
+			 u8 mac[POLY1305_CORE_MAC_BYTES]);
+
+#endif /* POLY1305_CORE_H */
