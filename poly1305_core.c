@@ -34,6 +34,7 @@
 #define POLY1305_FAULT_PAD	5	/* final: no 0x01 after a part block */
 #define POLY1305_FAULT_SPLIT	6	/* update: tops the buffer up at 0 */
 #define POLY1305_FAULT_WIPE	7	/* final: leaves the context as is */
+#define POLY1305_FAULT_BRANCH	8	/* emit: branches on h >= p (ct.c) */
 
 #ifdef POLY1305_PLANT_FAULT
 #ifdef __KERNEL__
@@ -159,6 +160,8 @@ void poly1305_core_emit(const struct poly1305_core_state *st,
 
 	/* All ones if g >= 2^130 (g2 <= 4 + 1, so g2 >> 2 is 0 or 1). */
 	mask = 0 - (g2 >> (PLANTED(SELECT) ? 3 : 2));
+	if (PLANTED(BRANCH) && (g2 >> 2))
+		__asm__ __volatile__("" : "+r" (mask));
 	h0 = (h0 & ~mask) | (g0 & mask);
 	h1 = (h1 & ~mask) | (g1 & mask);
 
