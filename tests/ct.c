@@ -10,8 +10,9 @@
  * uninitialised value").  Every core of every implementation this CPU (as
  * valgrind presents it) can run, chacha_crypt_impl() over lengths that use
  * each core and a partial tail, chacha_block_scalar(), hchacha_block_scalar()
- * and the whole XChaCha set-up go through that.  Outputs are discarded,
- * never branched on.
+ * and the whole XChaCha set-up go through that, and so does Poly1305
+ * (poly1305_core.c) with a secret key and message, its final reduction
+ * from h in every range.  Outputs are discarded, never branched on.
  *
  * The data of each call sits in heap blocks of exactly its length, so that
  * memcheck also reports any read or write past either end of src or dst.
@@ -31,6 +32,7 @@
 #include <valgrind/memcheck.h>
 
 #include "chacha20_core.h"
+#include "poly1305_core.h"
 #include "testutil.h"
 
 #define MAX_LEN		(8 * 64 + 4 * 64 + 64 + 17)
@@ -185,6 +187,51 @@ static void ct_scalar_functions(void)
 	}
 }
 
+/* Poly1305 with a secret key and message, through both interfaces. */
+static void ct_poly1305(void)
+{
+	static const unsigned int plens[] = { 0, 1, 15, 16, 17, 64, 100 };
+	/* h before the final reduction: below p, in [p, 2^130), >= 2^130 */
+	static const u64 hs[][3] = {
+		{ 0x1234, 0x5678, 1 },
+		{ ~0ULL - 2, ~0ULL, 3 },
+		{ 3, 0, 4 },
+	};
+	struct poly1305_core_state st;
+	struct poly1305_core_ctx ctx;
+	u8 key[POLY1305_CORE_KEY_BYTES], mac[POLY1305_CORE_MAC_BYTES];
+	unsigned int i, j;
+	struct io io;
+
+	for (i = 0; i < ARRAY_SIZE(plens); i++) {
+		for (j = 0; j < sizeof(key); j++)
+			key[j] = (u8)(j * 29 + 7 + i);
+		make_secret(key, sizeof(key));
+		io = io_get(plens[i]);
+		make_secret(io.src, plens[i]);
+		poly1305_core_ctx_init(&ctx, key);
+		poly1305_core_update(&ctx, io.src, plens[i]);
+		poly1305_core_final(&ctx, mac);
+		declassify(mac, sizeof(mac));
+
+		poly1305_core_init(&st, key);
+		poly1305_core_blocks(&st, io.src, plens[i] / 16, 1);
+		poly1305_core_emit(&st, mac);
+		declassify(mac, sizeof(mac));
+		io_put(io, 0);
+	}
+	for (i = 0; i < ARRAY_SIZE(hs); i++) {
+		memset(key, 0xff, sizeof(key));
+		make_secret(key, sizeof(key));
+		poly1305_core_init(&st, key);
+		memcpy(st.h, hs[i], sizeof(st.h));
+		make_secret(st.h, sizeof(st.h));
+		poly1305_core_emit(&st, mac);
+		declassify(mac, sizeof(mac));
+		n_calls++;
+	}
+}
+
 /* ---- --ct-selftest: code that is NOT constant time, on purpose ---- */
 
 static u8 sbox[256];
@@ -241,6 +288,8 @@ int main(int argc, char **argv)
 	printf("ct: %s valgrind\n",
 	       RUNNING_ON_VALGRIND ? "running under" : "NOT running under");
 	ct_scalar_functions();
+	ct_poly1305();
+	printf("ct: checked poly1305\n");
 	for (i = 0; i < chacha_nimpls; i++) {
 		const char *missing = NULL;
 

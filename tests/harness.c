@@ -13,6 +13,8 @@
  * Canary bytes around every buffer must stay untouched and the state must
  * change exactly as the API says.  Every table entry must fit what
  * chacha_crypt_impl() relies on (stride, part function), on any CPU.
+ * Then poly1305_core.c, against RFC 8439 and ref_poly1305.c (see
+ * poly1305_test.c).
  *
  *   harness                     run everything
  *   harness --list-cores        print IMPL:BLOCKS for each core this CPU runs
@@ -20,6 +22,8 @@
  *                               test a copy of the table in which that core
  *                               flips an output byte, writes past its
  *                               output or writes the state: must fail
+ *   harness --poly1305-only     only the Poly1305 checks (poly1305_test.c),
+ *                               for tests/Makefile's poly1305-mutate
  *   harness --seed N            seed of the random data (default 1)
  *   harness --max-report N      print at most N failure lines per group of
  *                               checks (default 5)
@@ -36,6 +40,7 @@
 #include <linux/kernel.h>
 
 #include "chacha20_core.h"
+#include "harness.h"
 #include "ref_chacha.h"
 #include "testutil.h"
 #include "vectors.h"
@@ -50,13 +55,11 @@
 static unsigned int n_passed, n_failed, n_skipped;
 static unsigned int max_report = 5, n_reported;
 
-static __printf(1, 2) void report(const char *fmt, ...);
-
 /*
  * Print one failure line, up to max_report of them per group of checks
  * (see new_group()), so that every kind of failure shows.
  */
-static void report(const char *fmt, ...)
+void report(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -80,12 +83,12 @@ static void report_diff(const char *what, const u8 *got, const u8 *want,
 	       what, d, got[d], want[d]);
 }
 
-static void new_group(void)
+void new_group(void)
 {
 	n_reported = 0;
 }
 
-static void count(bool ok)
+void count(bool ok)
 {
 	if (ok)
 		n_passed++;
@@ -96,7 +99,7 @@ static void count(bool ok)
 /* xorshift64*: deterministic random data from --seed. */
 static u64 rng_state;
 
-static u64 rng_next(void)
+u64 rng_next(void)
 {
 	rng_state ^= rng_state >> 12;
 	rng_state ^= rng_state << 25;
@@ -104,7 +107,7 @@ static u64 rng_next(void)
 	return rng_state * 0x2545f4914f6cdd1dull;
 }
 
-static void rng_fill(u8 *p, size_t len)
+void rng_fill(u8 *p, size_t len)
 {
 	while (len--)
 		*p++ = (u8)(rng_next() >> 56);
@@ -925,7 +928,7 @@ static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: harness [--list-cores] [--mutate IMPL:BLOCKS[:flip|overrun|state]]\n"
-		"               [--seed N] [--max-report N]\n");
+		"               [--poly1305-only] [--seed N] [--max-report N]\n");
 	exit(2);
 }
 
@@ -945,7 +948,7 @@ int main(int argc, char **argv)
 {
 	const struct chacha_impl *only = NULL;
 	const char *mutate = NULL;
-	bool list = false;
+	bool list = false, poly1305_only = false;
 	u64 seed = 1;
 	unsigned int i;
 	int a;
@@ -955,6 +958,8 @@ int main(int argc, char **argv)
 			list = true;
 		else if (!strcmp(argv[a], "--mutate") && a + 1 < argc)
 			mutate = argv[++a];
+		else if (!strcmp(argv[a], "--poly1305-only"))
+			poly1305_only = true;
 		else if (!strcmp(argv[a], "--seed") && a + 1 < argc)
 			seed = parse_num(argv[++a]);
 		else if (!strcmp(argv[a], "--max-report") && a + 1 < argc)
@@ -962,6 +967,8 @@ int main(int argc, char **argv)
 		else
 			print_usage();
 	}
+	if (poly1305_only && (mutate || list))
+		print_usage();
 	rng_state = seed * 0x9e3779b97f4a7c15ull + 0x5eed;
 
 	impls = malloc(chacha_nimpls * sizeof(*impls));
@@ -999,6 +1006,13 @@ int main(int argc, char **argv)
 		       mutation_names[mutation]);
 	}
 
+	if (poly1305_only) {
+		printf("Poly1305 checks only, seed %llu\n",
+		       (unsigned long long)seed);
+		test_poly1305();
+		goto out;
+	}
+
 	printf("ChaCha harness: %u implementations, seed %llu\n",
 	       chacha_nimpls, (unsigned long long)seed);
 	if (!only) {
@@ -1020,7 +1034,11 @@ int main(int argc, char **argv)
 		else if (only == &impls[i])
 			test_impl(&impls[i]);
 	}
+	/* The Poly1305 checks are not about the ChaCha table's copy. */
+	if (!only)
+		test_poly1305();
 
+out:
 	free(impls);
 	printf("%u passed, %u failed, %u skipped\n", n_passed, n_failed,
 	       n_skipped);

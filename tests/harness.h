@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What harness.c shares with the checks in other files of the harness
+ * (poly1305_test.c): failure lines, the pass/fail count and the random
+ * data of --seed.
+ */
+#ifndef TESTS_HARNESS_H
+#define TESTS_HARNESS_H
+
+#include <stddef.h>
+#include <linux/types.h>
+#include <linux/compiler_attributes.h>
+
+/*
+ * One failure line, "FAIL " and the message, up to --max-report of them
+ * per group of checks (new_group() starts a group).
+ */
+__printf(1, 2) void report(const char *fmt, ...);
+void new_group(void);
+
+/* One check passed or failed. */
+void count(bool ok);
+
+/* Deterministic random data (xorshift64*, from --seed). */
+u64 rng_next(void);
+void rng_fill(u8 *p, size_t len);
+
+/* poly1305_test.c: the checks of poly1305_core.c. */
+void test_poly1305(void);
+
+#endif /* TESTS_HARNESS_H */
