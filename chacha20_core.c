@@ -14,6 +14,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/bitops.h>
+#include <linux/cache.h>
 #include <asm/byteorder.h>
 
 #include "chacha20_core.h"
@@ -136,10 +137,10 @@ unsigned int chacha_scalar_tail_bytes = CHACHA_BLOCK_BYTES;
  * chacha_calibrate() or chacha_set_stride() chooses.  Set at init only,
  * except in the KUnit build, whose tests force each choice in turn.
  */
-#if defined(__KERNEL__) && !defined(CHACHA_TEST_HOOKS)
-static u8 chacha_stride_core[CHACHA_MAX_IMPLS] __ro_after_init;
-#else
+#ifdef CHACHA_TEST_HOOKS
 static u8 chacha_stride_core[CHACHA_MAX_IMPLS];
+#else
+static u8 chacha_stride_core[CHACHA_MAX_IMPLS] __ro_after_init;
 #endif
 
 /* @impl's index in chacha_impls[], or -1 if it is not an entry. */
