@@ -253,6 +253,7 @@ const struct bench_paths BENCH_PATHS = {
 	.set_choices = set_choices,
 	.crypt_request = chacha_crypt_request,
 	.calibrate = chacha_calibrate,
+	.set_stride = chacha_set_stride,
 	.kernel_walk = kernel_walk,
 	.fpu_charge = fpu_charge,
 };

@@ -33,6 +33,8 @@ struct bench_paths {
 			      unsigned int nrounds, bool simd_usable);
 	void (*calibrate)(const struct chacha_impl *impl, u64 (*clock)(void),
 			  struct chacha_calibration *c);
+	/* chacha_set_stride(): force the core of whole strides */
+	int (*set_stride)(const struct chacha_impl *impl, unsigned int blocks);
 	/* the kernel's skcipher, 6.12's or (@lib) 7.3's chacha20-lib */
 	void (*kernel_walk)(unsigned int tier, bool lib, u32 *state, u8 *dst,
 			    const u8 *src, unsigned int len,
