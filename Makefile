@@ -69,7 +69,7 @@ disasm-check: deps ## request path of the 6.1/6.12 builds: no retpoline call, no
 
 # The production build against a kernel with CONFIG_KUNIT (7.3 here)
 # carries no test interface: nm shows it.
-symbols-check: deps ## production build vs a CONFIG_KUNIT kernel (7.3): nothing exported, chacha_impl __ro_after_init
+symbols-check: deps ## production build vs a CONFIG_KUNIT kernel (7.3): nothing exported, chacha_impl and chacha_stride_core __ro_after_init
 	bash tools/symbols-check.sh 7.3 7.3-arm64
 
 sparse: deps ## make C=2 (sparse) against 6.1, 6.12 and 7.3, no warnings

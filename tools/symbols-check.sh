@@ -7,7 +7,8 @@
 # kernels built here have it; Fedora's and others' are built with
 # CONFIG_KUNIT=m) must carry none of the KUnit test interface: no
 # chacha_test_* symbol and nothing exported, and the implementation
-# chosen at load must be in .data..ro_after_init.  Prints the module's
+# chosen at load and the stride chosen for each (chacha_impl,
+# chacha_stride_core) must be in .data..ro_after_init.  Prints the module's
 # symbol table (its defined functions and data) and fails otherwise.
 # The test build (make CHACHA_TEST_HOOKS=1) is tools/kunit's.
 set -euo pipefail
@@ -33,7 +34,6 @@ for k in "${@:-7.3 7.3-arm64}"; do
 			grep -v -E ' (__pfx_|\.L|__UNIQUE_ID|__initcall|__exitcall|__mod_|__param|__already)' |
 			sed 's/^/    /'
 		bad=$("$nm" "$ko" | grep -E 'chacha_test_|__ksymtab|__kstrtab' || true)
-		sect=$("$objdump" -t "$ko" | awk '$NF == "chacha_impl" { print $(NF - 2) }')
 		if [ -n "$bad" ]; then
 			echo "  FAIL: test interface or exports in the production build:"
 			echo "$bad" | sed 's/^/    /'
@@ -41,12 +41,16 @@ for k in "${@:-7.3 7.3-arm64}"; do
 		else
 			echo "  PASS: no chacha_test_* symbol, nothing exported"
 		fi
-		if [ "$sect" = ".data..ro_after_init" ]; then
-			echo "  PASS: chacha_impl is in $sect"
-		else
-			echo "  FAIL: chacha_impl is in '${sect:-nowhere}', not .data..ro_after_init"
-			fail=1
-		fi
+		# The choices made at load: the implementation, each one's stride.
+		for sym in chacha_impl chacha_stride_core; do
+			sect=$("$objdump" -t "$ko" | awk -v s="$sym" '$NF == s { print $(NF - 2) }')
+			if [ "$sect" = ".data..ro_after_init" ]; then
+				echo "  PASS: $sym is in $sect"
+			else
+				echo "  FAIL: $sym is in '${sect:-nowhere}', not .data..ro_after_init"
+				fail=1
+			fi
+		done
 	done
 done
 [ "$fail" = 0 ] || die "FAIL"
