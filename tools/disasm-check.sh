@@ -25,12 +25,16 @@ set -euo pipefail
 # shellcheck source=vm/lib.sh
 . "$(dirname "$0")/vm/lib.sh"
 
-# The request path: the glue's, then chacha20_core.c's.  A static one the
-# compiler inlined is checked as part of its caller.
+# The request path: the glue's, then chacha20_core.c's, every function of
+# it that is a symbol of its own in these builds.  The static ones the
+# compiler inlines (chacha_simd_begin/end, chacha_crypt_scalar,
+# hchacha_block_scalar, the core walk) are checked as part of their
+# callers, and a function's .cold part as part of it.  A listed function
+# missing from a build fails the check, naming it: a rename or a new
+# inlining must update this list, or the check would silently shrink.
 funcs=(chacha_skcipher_crypt chacha_stream_xor xchacha_stream_xor
-       chacha_simd_begin chacha_simd_end chacha_crypt_request
-       chacha_crypt_impl chacha_crypt_bounce chacha_core_bounce
-       chacha_crypt_scalar chacha_xor_block_scalar)
+       chacha_init_state chacha_crypt_request chacha_crypt_impl
+       chacha_crypt_bounce chacha_xor_block_scalar chacha_permute)
 declare -A allowed=([chacha_stream_xor]=1)
 
 # dump KO: "function indirect fills" for each function of the list.
@@ -38,7 +42,7 @@ dump() {
 	objdump -dr --no-show-raw-insn "$1" | awk -v list="${funcs[*]}" '
 		BEGIN { n = split(list, f, " "); for (i = 1; i <= n; i++) want[f[i]] = 1 }
 		/^[0-9a-f]+ <[^>]+>:$/ {
-			fn = $2; gsub(/[<>:]/, "", fn)
+			fn = $2; gsub(/[<>:]/, "", fn); sub(/\.cold$/, "", fn)
 			if (fn in want) { seen[fn] = 1; ind[fn] += 0; fill[fn] += 0 }
 			next
 		}
@@ -64,6 +68,13 @@ for k in "${@:-6.1 6.12}"; do
 		dump "$ko" >"$ko.disasm-check"
 		dump "$ko0" >"$ko0.disasm-check"
 		echo "disasm-check: $kk ($ko)"
+		for fn in "${funcs[@]}"; do
+			if ! awk -v f="$fn" '$1 == f { found = 1 } END { exit !found }' \
+				"$ko.disasm-check"; then
+				echo "  FAIL: $fn is not a function of this build (renamed, removed or inlined: update the list)"
+				fail=1
+			fi
+		done
 		printf '  %-26s %9s %16s  %s\n' function indirect "auto-init fills" verdict
 		while read -r fn ind fills; do
 			fills0=$(awk -v f="$fn" '$1 == f { print $3 }' "$ko0.disasm-check")
