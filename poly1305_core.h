@@ -13,6 +13,7 @@
 #ifndef POLY1305_CORE_H
 #define POLY1305_CORE_H
 
+#include <linux/linkage.h>
 #include <linux/types.h>
 
 #define POLY1305_CORE_BLOCK_BYTES	16
@@ -48,6 +49,17 @@ void poly1305_core_blocks(struct poly1305_core_state *st, const u8 *src,
  */
 void poly1305_core_emit(const struct poly1305_core_state *st,
 			u8 mac[POLY1305_CORE_MAC_BYTES]);
+
+#ifdef __x86_64__
+/*
+ * poly1305_core_blocks() in assembly with mulx and adcx/adox
+ * (poly1305-x86_64.S), on the same state: the caller checks that the CPU
+ * has BMI2 and ADX.  Uses no vector register.
+ */
+asmlinkage void poly1305_blocks_x86_64_mulx(struct poly1305_core_state *st,
+					    const u8 *src,
+					    unsigned int nblocks, u32 hibit);
+#endif
 
 /* Any lengths: whole blocks go straight through, the rest is buffered. */
 struct poly1305_core_ctx {

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Poly1305 blocks (RFC 8439 section 2.5) in x86-64 scalar assembly, with
+ * BMI2's mulx and ADX's adcx/adox: the same arithmetic as
+ * poly1305_core_blocks() in poly1305_core.c, as macros that the one-pass
+ * ChaCha20-Poly1305 cores can later spread between the instructions of
+ * their vector rounds, and a function that loops them.
+ *
+ * The numbers, as in poly1305_core.c: h = h0 + h1 2^64 + h2 2^128, below
+ * 2^130 + 2^64 between blocks (h2 <= 4), only reduced in full by
+ * poly1305_core_emit(); r = r0 + r1 2^64 clamped, so r0 < 2^60 and
+ * r1 < 2^60 is a multiple of 4; rr1 = r1 + (r1 >> 2) = 5 (r1 / 4), and
+ * 2^128 r1 = 2^130 (r1 / 4) = rr1 modulo p = 2^130 - 5.  Per block m:
+ *
+ *   h += m + hibit 2^128			(h2 <= 4 + 1 + 1 = 6)
+ *   d0 = h0 r0 + h1 rr1			(< 2^125)
+ *   d1 = h0 r1 + h1 r0 + h2 rr1		(< 2^126)
+ *   d2 = h2 r0					(< 2^63)
+ *   t = d0 + d1 2^64 + d2 2^128 = t0 + t1 2^64 + t2 2^128
+ *   h = t0 + t1 2^64 + (t2 & 3) 2^128 + 5 (t2 >> 2)
+ *
+ * since h1 r1 2^128 = h1 rr1 and h2 r1 2^192 = h2 rr1 2^64 modulo p.
+ * Every sum fits where the comments say; t2 < 2^63 + 2^62 + 1, so
+ * 5 (t2 >> 2) = (t2 & ~3) + (t2 >> 2) < 2^64, and the final carries
+ * leave h2 <= 3 + 1 = 4 again.
+ *
+ * Constant time: no branch and no address depends on h, r or the message;
+ * mulx, adcx, adox, imul, add and adc take the same time whatever the
+ * values (the loop below counts blocks, which are public).
+ *
+ * The caller must check that the CPU has BMI2 and ADX (X86_FEATURE_BMI2
+ * and X86_FEATURE_ADX in the kernel, both); there is no fallback in here,
+ * the C core is it.  No vector register is touched, so no
+ * kernel_fpu_begin() is needed for the function alone.
+ */
+
+#include <linux/linkage.h>
+#include <linux/cfi_types.h>
+
+/*
+ * Test only: tests/Makefile assembles copies with
+ * -DPOLY1305_PLANT_FAULT=POLY1305_FAULT_MULX_..., each with one of these
+ * mistakes in the reduction, and checks that the harness fails.  The
+ * numbers go on from those of poly1305_core.c.
+ */
+#define POLY1305_FAULT_MULX_CARRY	9	/* drops the carry out of h0 */
+#define POLY1305_FAULT_MULX_FOLD	10	/* drops the one out of h1 */
+
+#ifdef POLY1305_PLANT_FAULT
+#ifdef __KERNEL__
+#error "POLY1305_PLANT_FAULT is for the user-space tests only"
+#endif
+#if POLY1305_PLANT_FAULT == POLY1305_FAULT_MULX_CARRY
+#define POLY1305_MULX_DROP_CARRY
+#elif POLY1305_PLANT_FAULT == POLY1305_FAULT_MULX_FOLD
+#define POLY1305_MULX_DROP_FOLD
+#endif
+#endif
+
+/*
+ * The block, in three macros.  Each touches only the flags, %rdx and the
+ * general-purpose registers named in its arguments, never a vector
+ * register and never the stack, so vector instructions (which leave the
+ * flags alone) may go between any two of their instructions.  The flags
+ * carry values inside a macro, never from one macro to the next: an
+ * instruction that writes the flags (a loop counter's sub, cmp or test)
+ * may go between the macros, not into one.  Inside a macro the lines
+ * between blank lines are groups whose order matters least to spread.
+ *
+ * \h0, \h1, \h2: the accumulator, 64-bit registers, updated in place.
+ * \r0, \r1, \rr1: the key, 64-bit registers or memory operands (mulx and
+ *	imul take either), only read; \r1 is used once a block, so memory
+ *	costs least there.
+ * \t0 .. \t3: 64-bit scratch registers, clobbered.
+ * %rdx: clobbered by POLY1305_MULX_MUL (mulx's implicit operand).
+ * All registers distinct; none of them %rdx except where it is named.
+ *
+ * Roughly 3 + 18 + 8 instructions, 4 of them mulx, 2 imul.
+ */
+
+/*
+ * h += the 16-byte little-endian block at \off(\src) (any alignment) +
+ * \hibit 2^128.  \hibit: $1 or $0, or a register holding 1 or 0.
+ */
+.macro POLY1305_MULX_ADD src, off, hibit, h0, h1, h2
+	add		\off(\src), \h0
+	adc		\off+8(\src), \h1
+	adc		\hibit, \h2
+.endm
+
+/*
+ * h = d0 + d1 2^64 + d2 2^128 as three limbs t0, t1, t2 in \h0, \h1, \h2
+ * (see the top of the file); \h2 <= 6 on entry, t2 < 2^63 + 2^62 + 1 on
+ * return.  Clobbers %rdx, \t0 .. \t3 and the flags.
+ *
+ * The small products of h2 first, with imul, which writes the flags; then
+ * d0 on adcx's carry chain (CF) and d1 on adox's (OF), which the
+ * zeroing xor starts and which interleave because neither instruction
+ * touches the other's flag; each two-limb sum ends with its carry 0
+ * (d0 < 2^125, d1 < 2^126), so CF goes on into t1 and t2.
+ */
+.macro POLY1305_MULX_MUL h0, h1, h2, r0, r1, rr1, t0, t1, t2, t3
+	mov		\h1, %rdx
+	mulx		\r0, \t0, \t1		/* t1:t0 = h1 r0 */
+	mulx		\rr1, \h1, \t2		/* t2:h1 = h1 rr1 */
+
+	mov		\h2, %rdx
+	imul		\rr1, %rdx		/* h2 rr1 < 6 2^61 */
+	imul		\r0, \h2		/* d2 = h2 r0 */
+	add		%rdx, \t0
+	adc		$0, \t1			/* t1:t0 = h1 r0 + h2 rr1 */
+
+	xor		%edx, %edx		/* CF = OF = 0 */
+	mov		\h0, %rdx
+	mulx		\r0, \h0, \t3		/* t3:h0 = h0 r0 */
+	adcx		\h1, \h0
+	adcx		\t2, \t3		/* t3:h0 = d0, CF = 0 */
+
+	mulx		\r1, \h1, \t2		/* t2:h1 = h0 r1 */
+	adox		\t0, \h1
+	adox		\t1, \t2		/* t2:h1 = d1, OF = 0 */
+
+	adcx		\t3, \h1		/* t1 = d0 >> 64 + d1 mod 2^64 */
+	adcx		\t2, \h2		/* t2 = d2 + d1 >> 64 + carry */
+.endm
+
+/*
+ * h = t0 + t1 2^64 + (t2 & 3) 2^128 + 5 (t2 >> 2), the same modulo p,
+ * with \h2 <= 4 again.  Clobbers \t0, \t1 and the flags.
+ */
+.macro POLY1305_MULX_REDUCE h0, h1, h2, t0, t1
+	mov		\h2, \t0
+	mov		\h2, \t1
+	and		$-4, \t0		/* 4 (t2 >> 2) */
+	shr		$2, \t1			/* t2 >> 2 */
+	and		$3, \h2
+
+	add		\t1, \t0		/* 5 (t2 >> 2) < 2^64 */
+	add		\t0, \h0
+#ifndef POLY1305_MULX_DROP_CARRY
+	adc		$0, \h1
+#ifndef POLY1305_MULX_DROP_FOLD
+	adc		$0, \h2
+#endif
+#endif
+.endm
+
+/* The three, for one block at \off(\src). */
+.macro POLY1305_BLOCK_MULX src, off, hibit, h0, h1, h2, r0, r1, rr1, \
+			   t0, t1, t2, t3
+	POLY1305_MULX_ADD	\src, \off, \hibit, \h0, \h1, \h2
+	POLY1305_MULX_MUL	\h0, \h1, \h2, \r0, \r1, \rr1, \
+				\t0, \t1, \t2, \t3
+	POLY1305_MULX_REDUCE	\h0, \h1, \h2, \t0, \t1
+.endm
+
+/*
+ * Another .S may include this file for the macros alone.
+ */
+#ifndef POLY1305_MULX_MACROS_ONLY
+
+.text
+
+/*
+ * void poly1305_blocks_x86_64_mulx(struct poly1305_core_state *st,
+ *				    const u8 *src, unsigned int nblocks,
+ *				    u32 hibit)
+ *
+ * poly1305_core_blocks()'s contract: absorb @nblocks (0 too) whole
+ * 16-byte blocks of @src (any alignment), each with @hibit 2^128 added
+ * (1 for message blocks, 0 for a padded last partial one), into st->h,
+ * which is left with h[2] <= 4 for poly1305_core_emit() or the next call.
+ *
+ *	%rdi = st: h[3] at 0, r[2] at 24 (clamped), s[2] at 40 (unused)
+ *	%rsi = src, %edx = nblocks, %ecx = hibit
+ *
+ * h in %r8, %r9, %r10; r0 in %r11, r1 read from st, rr1 in %r12; the
+ * block count in %eax, hibit in %rcx; scratch %rbx, %r13, %r14, %r15.
+ */
+SYM_TYPED_FUNC_START(poly1305_blocks_x86_64_mulx)
+	test		%edx, %edx
+	jz		.Lmulx_none
+	push		%rbx
+	push		%r12
+	push		%r13
+	push		%r14
+	push		%r15
+
+	mov		%edx, %eax
+	mov		%ecx, %ecx		/* hibit, zero-extended */
+	mov		0(%rdi), %r8
+	mov		8(%rdi), %r9
+	mov		16(%rdi), %r10
+	mov		24(%rdi), %r11
+	mov		32(%rdi), %r12
+	mov		%r12, %rbx
+	shr		$2, %rbx
+	add		%rbx, %r12		/* rr1 = r1 + (r1 >> 2) */
+
+.Lmulx_loop:
+	POLY1305_BLOCK_MULX	%rsi, 0, %rcx, %r8, %r9, %r10, \
+				%r11, 32(%rdi), %r12, %rbx, %r13, %r14, %r15
+	add		$16, %rsi
+	dec		%eax
+	jnz		.Lmulx_loop
+
+	mov		%r8, 0(%rdi)
+	mov		%r9, 8(%rdi)
+	mov		%r10, 16(%rdi)
+
+	pop		%r15
+	pop		%r14
+	pop		%r13
+	pop		%r12
+	pop		%rbx
+.Lmulx_none:
+	RET
+SYM_FUNC_END(poly1305_blocks_x86_64_mulx)
+
+#endif /* POLY1305_MULX_MACROS_ONLY */
