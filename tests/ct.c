@@ -12,7 +12,9 @@
  * each core and a partial tail, chacha_block_scalar(), hchacha_block_scalar()
  * and the whole XChaCha set-up go through that, and so does Poly1305
  * (poly1305_core.c) with a secret key and message, its final reduction
- * from h in every range.  Outputs are discarded, never branched on.
+ * from h in every range, and poly1305_blocks_x86_64_mulx()
+ * (poly1305-x86_64.S) where the CPU has BMI2 and ADX, from a secret h in
+ * every range too.  Outputs are discarded, never branched on.
  *
  * The data of each call sits in heap blocks of exactly its length, so that
  * memcheck also reports any read or write past either end of src or dst.
@@ -20,6 +22,14 @@
  *   ct --ct-selftest=index|branch
  *	deliberately leak a key byte through a table index or a branch, to
  *	show that this check can fail: valgrind must report an error.
+ *
+ *   ct --probe-mulx
+ *	exit 0 if the CPU has BMI2 and ADX, 1 if not, and check nothing.
+ *	valgrind (3.19 at least) runs mulx, adcx and adox but does not
+ *	present ADX in CPUID, so tests/Makefile asks outside valgrind and
+ *	passes --mulx to the run under valgrind if the CPU has both.
+ *   ct --mulx
+ *	check poly1305_blocks_x86_64_mulx() whatever CPUID says.
  *
  * Outside valgrind the client requests do nothing and the run just
  * exercises the code.
@@ -232,6 +242,66 @@ static void ct_poly1305(void)
 	}
 }
 
+#ifdef __x86_64__
+/*
+ * poly1305_blocks_x86_64_mulx() with a secret key, message and starting
+ * h (h2 up to 4, all ones), hibit 1 and 0; the C core's emit after it.
+ */
+static bool cpu_has_mulx(void)
+{
+	return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+}
+
+static void ct_poly1305_mulx(bool forced)
+{
+	static const unsigned int nbs[] = { 0, 1, 2, 7 };
+	static const u64 hs[][3] = {
+		{ 0, 0, 0 },
+		{ ~0ULL, ~0ULL, 4 },
+		{ ~0ULL - 2, ~0ULL, 3 },
+	};
+	struct poly1305_core_state st;
+	u8 key[POLY1305_CORE_KEY_BYTES], mac[POLY1305_CORE_MAC_BYTES];
+	unsigned int i, j, k;
+	size_t len;
+	struct io io;
+
+	if (!cpu_has_mulx()) {
+		if (!forced) {
+			printf("ct: SKIPPED %s: CPU lacks BMI2 or ADX%s; NOT checked here\n",
+			       "poly1305-mulx",
+			       RUNNING_ON_VALGRIND ? " (as valgrind presents it)" : "");
+			n_skipped++;
+			return;
+		}
+		printf("ct: poly1305-mulx: CPUID%s lacks BMI2 or ADX, %s\n",
+		       RUNNING_ON_VALGRIND ? " as valgrind presents it" : "",
+		       "checked as the CPU has both (--mulx)");
+	}
+	for (i = 0; i < ARRAY_SIZE(nbs); i++) {
+		for (k = 0; k < ARRAY_SIZE(hs); k++) {
+			for (j = 0; j < sizeof(key); j++)
+				key[j] = (u8)(j * 31 + 3 + i + k);
+			if (k == 1)
+				memset(key, 0xff, 16);
+			make_secret(key, sizeof(key));
+			len = nbs[i] * POLY1305_CORE_BLOCK_BYTES;
+			io = io_get(len);
+			make_secret(io.src, len);
+			poly1305_core_init(&st, key);
+			memcpy(st.h, hs[k], sizeof(st.h));
+			make_secret(st.h, sizeof(st.h));
+			poly1305_blocks_x86_64_mulx(&st, io.src, nbs[i],
+						    (i + k) % 2);
+			poly1305_core_emit(&st, mac);
+			declassify(mac, sizeof(mac));
+			io_put(io, 0);
+		}
+	}
+	printf("ct: checked poly1305-mulx\n");
+}
+#endif
+
 /* ---- --ct-selftest: code that is NOT constant time, on purpose ---- */
 
 static u8 sbox[256];
@@ -271,6 +341,7 @@ static int ct_selftest(const char *how)
 
 int main(int argc, char **argv)
 {
+	bool mulx = false;
 	unsigned int i;
 
 	if (argc == 2 && !strncmp(argv[1], "--ct-selftest", 13)) {
@@ -278,8 +349,17 @@ int main(int argc, char **argv)
 
 		return ct_selftest(how);
 	}
+#ifdef __x86_64__
+	if (argc == 2 && !strcmp(argv[1], "--probe-mulx"))
+		return cpu_has_mulx() ? 0 : 1;
+	if (argc == 2 && !strcmp(argv[1], "--mulx")) {
+		mulx = true;
+		argc--;
+	}
+#endif
 	if (argc != 1) {
-		fprintf(stderr, "usage: ct [--ct-selftest[=index|branch]]\n");
+		fprintf(stderr, "usage: ct [--ct-selftest[=index|branch] | %s]\n",
+			"--probe-mulx | --mulx");
 		return 2;
 	}
 
@@ -290,6 +370,11 @@ int main(int argc, char **argv)
 	ct_scalar_functions();
 	ct_poly1305();
 	printf("ct: checked poly1305\n");
+#ifdef __x86_64__
+	ct_poly1305_mulx(mulx);
+#else
+	(void)mulx;
+#endif
 	for (i = 0; i < chacha_nimpls; i++) {
 		const char *missing = NULL;
 
