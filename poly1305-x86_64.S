@@ -176,6 +176,12 @@
  *
  * h in %r8, %r9, %r10; r0 in %r11, r1 read from st, rr1 in %r12; the
  * block count in %eax, hibit in %rcx; scratch %rbx, %r13, %r14, %r15.
+ *
+ * Typed for kCFI, to be called through a pointer.  So in a clang kCFI
+ * kernel the module must take its address in C: that is what makes the
+ * compiler emit __kcfi_typeid_poly1305_blocks_x86_64_mulx, which the
+ * typed start refers to; without such a user modpost finds the symbol
+ * undefined (7.3's kCFI build of a Kbuild that only adds this object).
  */
 SYM_TYPED_FUNC_START(poly1305_blocks_x86_64_mulx)
 	test		%edx, %edx
