@@ -13,6 +13,7 @@
 #ifndef POLY1305_CORE_H
 #define POLY1305_CORE_H
 
+#include <linux/linkage.h>
 #include <linux/types.h>
 
 #define POLY1305_CORE_BLOCK_BYTES	16
@@ -48,6 +49,19 @@ void poly1305_core_blocks(struct poly1305_core_state *st, const u8 *src,
  */
 void poly1305_core_emit(const struct poly1305_core_state *st,
 			u8 mac[POLY1305_CORE_MAC_BYTES]);
+
+#ifdef __x86_64__
+/*
+ * poly1305_core_blocks() in AVX-512 IFMA (poly1305-avx512ifma-x86_64.S),
+ * eight blocks at a time: the same contract and the same state, so either
+ * may take the next blocks and poly1305_core_emit() the tag.  Needs
+ * AVX512F, AVX512VL and AVX512IFMA, between kernel_fpu_begin() and
+ * kernel_fpu_end().
+ */
+asmlinkage void poly1305_blocks_avx512ifma(struct poly1305_core_state *st,
+					   const u8 *src, unsigned int nblocks,
+					   u32 hibit);
+#endif
 
 /* Any lengths: whole blocks go straight through, the rest is buffered. */
 struct poly1305_core_ctx {
