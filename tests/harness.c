@@ -96,6 +96,11 @@ void count(bool ok)
 		n_failed++;
 }
 
+void count_skipped(void)
+{
+	n_skipped++;
+}
+
 /* xorshift64*: deterministic random data from --seed. */
 static u64 rng_state;
 

@@ -18,8 +18,9 @@
 __printf(1, 2) void report(const char *fmt, ...);
 void new_group(void);
 
-/* One check passed or failed. */
+/* One check passed or failed; or a set of checks skipped (SKIPPED line). */
 void count(bool ok);
+void count_skipped(void);
 
 /* Deterministic random data (xorshift64*, from --seed). */
 u64 rng_next(void);

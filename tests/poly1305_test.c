@@ -17,7 +17,27 @@
  *   split      the same messages in random pieces (empty ones too) and
  *              byte by byte: the same tag as in one update
  *   blocks     the block API resumed over several calls: the same tag
+ *   long       messages up to P1305_LONG_MAX bytes: every length next to
+ *              a multiple of 128 (eight blocks) and random ones, against
+ *              the reference
  *   wipe       poly1305_core_final() leaves the context all zero
+ *
+ * Then, on x86-64 CPUs with AVX512F, AVX512VL and AVX512IFMA (a SKIPPED
+ * line otherwise), poly1305_blocks_avx512ifma() on the same inputs, with
+ * failure lines "FAIL poly1305-ifma/GROUP".  Its state goes to
+ * poly1305_core_emit() for the tag, and the tag is compared with RFC 8439
+ * or ref_poly1305.c, never with poly1305_core.c's:
+ *
+ *   vector     the RFC vectors, in one call (a last partial block padded
+ *              here), in runs of 0-3 blocks, and mixed with calls of
+ *              poly1305_core_blocks() (the same state layout)
+ *   edge       the edge messages, also after 8 and 16 blocks that add up
+ *              to p (so for r = 1 they leave h where it was), through the
+ *              eight-lane path; edge-coverage: the same ranges of h
+ *   length     every length 0..P1305_MAX_LEN, as the length group
+ *   blocks     resumed: runs of 0-40 blocks, alone and mixed with
+ *              poly1305_core_blocks(), up to P1305_LONG_MAX bytes
+ *   long       as the long group
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,14 +51,32 @@
 
 #define P1305_MAX_LEN	320
 #define P1305_MAX_OFF	8
+/* 33 groups of eight blocks: the long checks go one byte past it. */
+#define P1305_LONG_MAX	(33 * 8 * POLY1305_CORE_BLOCK_BYTES)
 
 static u8 msg_buf[P1305_MAX_OFF + P1305_MAX_LEN];
+static u8 long_buf[P1305_MAX_OFF + P1305_LONG_MAX + 1];
+
+/* A block function: poly1305_core_blocks() or another with its contract. */
+typedef void p1305_blocks_fn(struct poly1305_core_state *st, const u8 *src,
+			     unsigned int nblocks, u32 hibit);
+
+/* poly1305_blocks_avx512ifma() if this CPU runs it, else NULL. */
+static p1305_blocks_fn *ifma_blocks;
+
+#define P1305_IFMA	"poly1305-ifma"
 
 /* One group's checks and failures, for its summary line. */
 struct p1305_group {
+	const char *impl;	/* NULL: "poly1305" (poly1305_core.c) */
 	const char *name;
 	unsigned int checks, failed;
 };
+
+static const char *group_impl(const struct p1305_group *g)
+{
+	return g->impl ? g->impl : "poly1305";
+}
 
 static void hex16(char out[33], const u8 *p)
 {
@@ -58,7 +96,8 @@ static void check_tag(struct p1305_group *g, const char *what, const u8 *got,
 	if (!ok) {
 		hex16(hg, got);
 		hex16(hw, want);
-		report("poly1305/%s %s: tag %s, want %s", g->name, what, hg, hw);
+		report("%s/%s %s: tag %s, want %s", group_impl(g), g->name,
+		       what, hg, hw);
 		g->failed++;
 	}
 	g->checks++;
@@ -75,8 +114,8 @@ static void check_true(struct p1305_group *g, bool ok)
 
 static void group_done(const struct p1305_group *g)
 {
-	printf("  poly1305 %s: %u checks, %u failed\n", g->name, g->checks,
-	       g->failed);
+	printf("  %s %s: %u checks, %u failed\n", group_impl(g), g->name,
+	       g->checks, g->failed);
 }
 
 static void mac_once(const u8 *key, const u8 *msg, unsigned int len,
@@ -126,6 +165,67 @@ static void mac_blocks(const u8 *key, const u8 *msg, unsigned int nblocks,
 	}
 	poly1305_core_emit(&st, mac);
 	memset(&st, 0, sizeof(st));
+}
+
+/*
+ * @len bytes through @fn, not poly1305_core_update(): the whole blocks in
+ * runs of 0..@maxrun blocks (all in one call if @maxrun is 0), each run
+ * by @fn or, if @mix, by @fn or poly1305_core_blocks() at random; a last
+ * partial block padded here (0x01, then zeros) and given to @fn with
+ * hibit 0; then poly1305_core_emit().
+ */
+static void mac_fn(p1305_blocks_fn *fn, const u8 *key, const u8 *msg,
+		   unsigned int len, unsigned int maxrun, bool mix, u8 *mac)
+{
+	unsigned int nb = len / POLY1305_CORE_BLOCK_BYTES, n;
+	unsigned int part = len % POLY1305_CORE_BLOCK_BYTES;
+	struct poly1305_core_state st;
+	u8 last[POLY1305_CORE_BLOCK_BYTES];
+
+	poly1305_core_init(&st, key);
+	while (nb) {
+		n = maxrun ? rng_next() % (maxrun + 1) : nb;
+		n = min_t(unsigned int, n, nb);
+		if (mix && rng_next() % 2)
+			poly1305_core_blocks(&st, msg, n, 1);
+		else
+			fn(&st, msg, n, 1);
+		msg += n * POLY1305_CORE_BLOCK_BYTES;
+		nb -= n;
+	}
+	if (part) {
+		memset(last, 0, sizeof(last));
+		memcpy(last, msg, part);
+		last[part] = 1;
+		fn(&st, last, 1, 0);
+	}
+	poly1305_core_emit(&st, mac);
+	memset(&st, 0, sizeof(st));
+}
+
+static void test_vectors_ifma(void)
+{
+	struct p1305_group g = { .impl = P1305_IFMA, .name = "vector" };
+	u8 mac[POLY1305_CORE_MAC_BYTES];
+	char what[96];
+	unsigned int i;
+
+	new_group();
+	for (i = 0; i < ARRAY_SIZE(poly1305_tvs); i++) {
+		const struct poly1305_tv *tv = &poly1305_tvs[i];
+
+		mac_fn(ifma_blocks, tv->key, tv->msg, tv->len, 0, false, mac);
+		check_tag(&g, tv->source, mac, tv->tag);
+		mac_fn(ifma_blocks, tv->key, tv->msg, tv->len, 3, false, mac);
+		snprintf(what, sizeof(what), "%s in runs of 0-3 blocks",
+			 tv->source);
+		check_tag(&g, what, mac, tv->tag);
+		mac_fn(ifma_blocks, tv->key, tv->msg, tv->len, 3, true, mac);
+		snprintf(what, sizeof(what), "%s mixed with the C blocks",
+			 tv->source);
+		check_tag(&g, what, mac, tv->tag);
+	}
+	group_done(&g);
 }
 
 static void test_vectors(void)
@@ -206,15 +306,66 @@ static void edge_block(u8 *b, unsigned int kind)
 	b[0] = edge_firsts[kind];
 }
 
+/*
+ * poly1305_blocks_avx512ifma() on an edge message, after @pfx (0, 8 or
+ * 16) blocks of 2^128 - 1 and 2^128 - 4 in turn: each pair with its two
+ * 2^128 adds up to 2^130 - 5 = p, so for r = 1 h after them is 0 mod p.
+ */
+static void edge_ifma(struct p1305_group *g, unsigned int *seen,
+		      const u8 *key, const u8 *msg, unsigned int nb,
+		      unsigned int pfx, const char *what_edge)
+{
+	u8 big[(16 + 3) * POLY1305_CORE_BLOCK_BYTES];
+	u8 mac[POLY1305_CORE_MAC_BYTES], want[POLY1305_CORE_MAC_BYTES];
+	struct poly1305_core_state st;
+	enum h_range where;
+	unsigned int i;
+	char what[160];
+
+	for (i = 0; i < pfx; i++) {
+		memset(big + 16 * i, 0xff, 16);
+		if (i % 2)
+			big[16 * i] = 0xfc;
+	}
+	memcpy(big + 16 * pfx, msg, 16 * nb);
+	poly1305_core_init(&st, key);
+	ifma_blocks(&st, big, pfx + nb, 1);
+	where = h_range(&st);
+	seen[where]++;
+	poly1305_core_emit(&st, mac);
+	ref_poly1305(key, big, 16 * (pfx + nb), want);
+	snprintf(what, sizeof(what), "%s, after %u blocks, h in %s",
+		 what_edge, pfx, h_range_names[where]);
+	check_tag(g, what, mac, want);
+}
+
+static void edge_coverage(struct p1305_group *gc, const unsigned int *seen)
+{
+	unsigned int i;
+
+	printf("  %s edge: h before the final reduction:", group_impl(gc));
+	for (i = 0; i < H_RANGES; i++)
+		printf("%s %s %u", i ? "," : "", h_range_names[i], seen[i]);
+	printf("\n");
+	for (i = H_BELOW_P; i < H_RANGES; i++) {
+		if (!seen[i])
+			report("%s/edge-coverage: h never in %s before emit",
+			       group_impl(gc), h_range_names[i]);
+		check_true(gc, seen[i]);
+	}
+}
+
 static void test_edges(void)
 {
 	struct p1305_group g = { .name = "edge" }, gc = { .name = "edge-coverage" };
-	unsigned int seen[H_RANGES] = { 0 };
+	struct p1305_group gi = { .impl = P1305_IFMA, .name = "edge" };
+	struct p1305_group gic = { .impl = P1305_IFMA, .name = "edge-coverage" };
+	unsigned int seen[H_RANGES] = { 0 }, seen_ifma[H_RANGES] = { 0 };
 	struct poly1305_core_state st;
 	u8 key[POLY1305_CORE_KEY_BYTES];
 	u8 msg[3 * POLY1305_CORE_BLOCK_BYTES];
 	u8 mac[POLY1305_CORE_MAC_BYTES], want[POLY1305_CORE_MAC_BYTES];
-	unsigned int r, pre, last, s, nb, i;
+	unsigned int r, pre, last, s, nb, pfx;
 	enum h_range where;
 	char what[96];
 
@@ -257,22 +408,26 @@ static void test_edges(void)
 						 r, nb, pre, 0xf0 + last, s,
 						 h_range_names[where]);
 					check_tag(&g, what, mac, want);
+					if (!ifma_blocks)
+						continue;
+					snprintf(what, sizeof(what),
+						 "r %u, blocks %u/%u, last %02x, s %u",
+						 r, nb, pre, 0xf0 + last, s);
+					for (pfx = 0; pfx <= 16; pfx += 8)
+						edge_ifma(&gi, seen_ifma, key,
+							  msg, nb, pfx, what);
 				}
 			}
 		}
 	}
-	printf("  poly1305 edge: h before the final reduction:");
-	for (i = 0; i < H_RANGES; i++)
-		printf("%s %s %u", i ? "," : "", h_range_names[i], seen[i]);
-	printf("\n");
-	for (i = H_BELOW_P; i < H_RANGES; i++) {
-		if (!seen[i])
-			report("poly1305/edge-coverage: h never in %s before emit",
-			       h_range_names[i]);
-		check_true(&gc, seen[i]);
-	}
+	edge_coverage(&gc, seen);
 	group_done(&g);
 	group_done(&gc);
+	if (ifma_blocks) {
+		edge_coverage(&gic, seen_ifma);
+		group_done(&gi);
+		group_done(&gic);
+	}
 }
 
 static const char *const key_kinds[] = {
@@ -291,6 +446,7 @@ static void make_key(u8 *key, unsigned int kind)
 static void test_lengths(void)
 {
 	struct p1305_group gl = { .name = "length" }, gs = { .name = "split" };
+	struct p1305_group gi = { .impl = P1305_IFMA, .name = "length" };
 	u8 key[POLY1305_CORE_KEY_BYTES];
 	u8 mac[POLY1305_CORE_MAC_BYTES], want[POLY1305_CORE_MAC_BYTES];
 	u8 once[POLY1305_CORE_MAC_BYTES];
@@ -316,6 +472,11 @@ static void test_lengths(void)
 				ref_poly1305(key, msg, len, want);
 				mac_once(key, msg, len, once);
 				check_tag(&gl, what, once, want);
+				if (ifma_blocks) {
+					mac_fn(ifma_blocks, key, msg, len, 0,
+					       false, mac);
+					check_tag(&gi, what, mac, want);
+				}
 
 				mac_pieces(key, msg, len, false, mac);
 				check_tag(&gs, what, mac, once);
@@ -330,6 +491,8 @@ static void test_lengths(void)
 	}
 	group_done(&gl);
 	group_done(&gs);
+	if (ifma_blocks)
+		group_done(&gi);
 }
 
 static void test_blocks(void)
@@ -365,6 +528,82 @@ static void test_blocks(void)
 	group_done(&g);
 }
 
+/* Resumed over calls of 0-40 blocks, alone and mixed, against the reference. */
+static void test_blocks_ifma(void)
+{
+	struct p1305_group g = { .impl = P1305_IFMA, .name = "blocks" };
+	u8 key[POLY1305_CORE_KEY_BYTES];
+	u8 mac[POLY1305_CORE_MAC_BYTES], want[POLY1305_CORE_MAC_BYTES];
+	unsigned int nb, kind, t, len;
+	char what[96];
+
+	new_group();
+	for (t = 0; t < 4 * 64; t++) {
+		/* every count up to 20 blocks, then random ones up to the most */
+		nb = t < 4 * 21 ? t / 4 :
+		     rng_next() % (P1305_LONG_MAX / POLY1305_CORE_BLOCK_BYTES + 1);
+		kind = t % ARRAY_SIZE(key_kinds);
+		len = nb * POLY1305_CORE_BLOCK_BYTES;
+		make_key(key, kind);
+		rng_fill(long_buf, len);
+		ref_poly1305(key, long_buf, len, want);
+		mac_fn(ifma_blocks, key, long_buf, len, 40, false, mac);
+		snprintf(what, sizeof(what), "%u blocks, key %s, resumed", nb,
+			 key_kinds[kind]);
+		check_tag(&g, what, mac, want);
+		mac_fn(ifma_blocks, key, long_buf, len, 40, true, mac);
+		snprintf(what, sizeof(what),
+			 "%u blocks, key %s, resumed, mixed with the C blocks",
+			 nb, key_kinds[kind]);
+		check_tag(&g, what, mac, want);
+	}
+	group_done(&g);
+}
+
+/*
+ * Every length next to a multiple of 128 bytes (eight blocks: the IFMA
+ * loop's step) from 127 to P1305_LONG_MAX + 1, then random lengths.
+ */
+static void test_long(void)
+{
+	struct p1305_group g = { .name = "long" };
+	struct p1305_group gi = { .impl = P1305_IFMA, .name = "long" };
+	u8 key[POLY1305_CORE_KEY_BYTES];
+	u8 mac[POLY1305_CORE_MAC_BYTES], want[POLY1305_CORE_MAC_BYTES];
+	unsigned int i, len, kind, off, nnear = 3 * (P1305_LONG_MAX / 128);
+	char what[96];
+	u8 *msg;
+
+	new_group();
+	for (i = 0; i < nnear + 64; i++) {
+		if (i < nnear)
+			len = 128 * (i / 3 + 1) + i % 3 - 1;
+		else
+			len = rng_next() % (P1305_LONG_MAX + 1);
+		kind = i % ARRAY_SIZE(key_kinds);
+		off = i % P1305_MAX_OFF;
+		msg = long_buf + off;
+		make_key(key, kind);
+		if (i % 8 == 7)
+			memset(msg, 0xff, len);
+		else
+			rng_fill(msg, len);
+		snprintf(what, sizeof(what),
+			 "%u bytes at offset %u, key %s, %s message", len, off,
+			 key_kinds[kind], i % 8 == 7 ? "all-0xff" : "random");
+		ref_poly1305(key, msg, len, want);
+		mac_once(key, msg, len, mac);
+		check_tag(&g, what, mac, want);
+		if (ifma_blocks) {
+			mac_fn(ifma_blocks, key, msg, len, 0, false, mac);
+			check_tag(&gi, what, mac, want);
+		}
+	}
+	group_done(&g);
+	if (ifma_blocks)
+		group_done(&gi);
+}
+
 static void test_wipe(void)
 {
 	struct p1305_group g = { .name = "wipe" };
@@ -392,11 +631,36 @@ static void test_wipe(void)
 	group_done(&g);
 }
 
+#ifdef __x86_64__
+/* libgcc reports AVX-512 features only if the OS saves the ZMM state. */
+static bool cpu_has_ifma(void)
+{
+	return __builtin_cpu_supports("avx512f") &&
+	       __builtin_cpu_supports("avx512vl") &&
+	       __builtin_cpu_supports("avx512ifma");
+}
+#endif
+
 void test_poly1305(void)
 {
+	ifma_blocks = NULL;
+#ifdef __x86_64__
+	if (cpu_has_ifma()) {
+		ifma_blocks = poly1305_blocks_avx512ifma;
+	} else {
+		printf("SKIPPED %s: CPU lacks AVX512F, AVX512VL or AVX512IFMA\n",
+		       P1305_IFMA);
+		count_skipped();
+	}
+#endif
 	test_vectors();
+	if (ifma_blocks)
+		test_vectors_ifma();
 	test_edges();
 	test_lengths();
 	test_blocks();
+	if (ifma_blocks)
+		test_blocks_ifma();
+	test_long();
 	test_wipe();
 }
