@@ -48,8 +48,11 @@
  * horizontal combine is then the plain sum of the lanes' limbs: each below
  * 2^44 + 2^11, the sums below 2^48, and the carry chain above (without
  * products) brings them back to h0 < 2^44, h1 < 2^44 + 2^11, h2 < 2^42.
- * The remaining nblocks mod 8 blocks (all of them if nblocks < 8) go one
- * at a time through the same MUL on lane 0 (xmm), with r.
+ * The last k = nblocks mod 8 blocks (all of them if nblocks is 4-7) are
+ * the last k of a group of eight whose first 8 - k are zero (masked out
+ * of the loads, no 2^128): h in the lane of the first real one, the same
+ * final powers, sum and carry.  Fewer than four blocks in all go one at
+ * a time through the same MUL on lane 0 (xmm), with r.
  *
  * Loading: the eight blocks are two zmm of 64-bit words, lo hi lo hi...;
  * vpunpcklqdq/vpunpckhqdq of the two give the low and the high words of
@@ -57,10 +60,11 @@
  * order, and the final powers are permuted alike (r^8 r^4 r^7 r^3 ...).
  *
  * The powers r^1..r^8 are computed here on every call, three MULs on the
- * critical path (about 100 cycles, 6 bytes' worth at 16 KiB, 0.8 cycles
- * per byte at 128 bytes): a version that kept them with the key (in a
- * context of the AEAD's request) would save those and the r conversion
- * on every call after the first.
+ * critical path: roughly 55 of the about 95 TSC ticks that 128 bytes
+ * take (one group; each further group adds about 19, and 16 bytes, one
+ * MUL and the conversions, take about 29), as measured.  A version
+ * that kept them with the key (in a context of the AEAD's request) would
+ * save those and the r conversion on every call after the first.
  *
  * Constant time: no branch and no address depends on data; h, r and the
  * message stay in vector registers (the 64 <-> 44-bit conversions of h
@@ -281,7 +285,7 @@ SYM_TYPED_FUNC_START(poly1305_blocks_avx512ifma)
 	TIMES20		z, 27, 29
 	TIMES20		z, 28, 30
 
-	cmp		$8, NBLOCKS
+	cmp		$4, NBLOCKS
 	jb		.Ltail
 
 	/*
@@ -338,12 +342,15 @@ SYM_TYPED_FUNC_START(poly1305_blocks_avx512ifma)
 	vpbroadcastq	%xmm23, %zmm18
 	TIMES20		z, 17, 19
 	TIMES20		z, 18, 20
-	vpmovzxbq	poly1305_ifma_perm(%rip), %zmm3
-	vpermq		%zmm21, %zmm3, %zmm21
-	vpermq		%zmm22, %zmm3, %zmm22
-	vpermq		%zmm23, %zmm3, %zmm23
+	vpmovzxbq	poly1305_ifma_perm(%rip), %zmm31
+	vpermq		%zmm21, %zmm31, %zmm21
+	vpermq		%zmm22, %zmm31, %zmm22
+	vpermq		%zmm23, %zmm31, %zmm23
 	TIMES20		z, 22, 24
 	TIMES20		z, 23, 25
+
+	cmp		$8, NBLOCKS
+	jb		.Lpart
 
 	/* the first eight blocks, h added in lane 0 */
 	LOAD8
@@ -378,10 +385,55 @@ SYM_TYPED_FUNC_START(poly1305_blocks_avx512ifma)
 	HSUM		2
 	CARRY_H
 
-.Ltail:
-	/* the last nblocks mod 8 (or all of fewer than 8), one at a time */
+.Lpart:
+	/*
+	 * The last k = nblocks mod 8 blocks (all of 4-7), k > 0, as the
+	 * last blocks of a group of eight whose first e = 8 - k are zero:
+	 * block e + i meets r^(8 - e - i) = r^(k - i) in the final MUL.
+	 * The zero blocks are masked out of the loads (masked-out elements
+	 * are not read, so SRC - 16 e is never touched) and get no 2^128;
+	 * h goes into the lane of block e; zero lanes stay zero.
+	 */
 	test		NBLOCKS, NBLOCKS
 	jz		.Lstore
+	mov		$8, %eax
+	sub		NBLOCKS, %eax
+	vpbroadcastq	%rax, %zmm12
+	/* lanes of blocks >= e (2^128 and the loads), of block e (h) */
+	vpcmpuq		$5, %zmm12, %zmm31, %k2
+	vpcmpuq		$0, %zmm12, %zmm31, %k3
+	/* qwords 2e..15 of the 16 from SRC - 16 e */
+	mov		%eax, %ecx
+	add		%ecx, %ecx
+	mov		$0xffff, %r8d
+	shl		%cl, %r8d
+	kmovw		%r8d, %k4
+	kshiftrw	$8, %k4, %k5
+	shl		$4, %eax
+	mov		SRC, %r8
+	sub		%rax, %r8
+	vmovdqu64	(%r8), %zmm5{%k4}{z}
+	vmovdqu64	64(%r8), %zmm4{%k5}{z}
+	vpunpcklqdq	%zmm4, %zmm5, %zmm3
+	vpunpckhqdq	%zmm4, %zmm5, %zmm4
+	TO44		z, 3, 4, 5
+	vporq		%zmm15, %zmm4, %zmm4{%k2}
+	vpbroadcastq	%xmm0, %zmm0
+	vpbroadcastq	%xmm1, %zmm1
+	vpbroadcastq	%xmm2, %zmm2
+	vmovdqa64	%zmm0, %zmm0{%k3}{z}
+	vmovdqa64	%zmm1, %zmm1{%k3}{z}
+	vmovdqa64	%zmm2, %zmm2{%k3}{z}
+	ADD_BLOCK	z
+	MUL		z, 0, 1, 2, 21, 22, 23, 24, 25
+	HSUM		0
+	HSUM		1
+	HSUM		2
+	CARRY_H
+	jmp		.Lstore
+
+.Ltail:
+	/* fewer than four blocks: one at a time, with r */
 .Lloop1:
 	vmovq		(SRC), %xmm3
 	vmovq		8(SRC), %xmm4
