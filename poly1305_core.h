@@ -59,6 +59,17 @@ void poly1305_core_emit(const struct poly1305_core_state *st,
 asmlinkage void poly1305_blocks_x86_64_mulx(struct poly1305_core_state *st,
 					    const u8 *src,
 					    unsigned int nblocks, u32 hibit);
+
+/*
+ * poly1305_core_blocks() in AVX-512 IFMA (poly1305-avx512ifma-x86_64.S),
+ * eight blocks at a time: the same contract and the same state, so any of
+ * the block functions may take the next blocks and poly1305_core_emit()
+ * the tag.  Needs AVX512F, AVX512VL and AVX512IFMA, between
+ * kernel_fpu_begin() and kernel_fpu_end().
+ */
+asmlinkage void poly1305_blocks_avx512ifma(struct poly1305_core_state *st,
+					   const u8 *src, unsigned int nblocks,
+					   u32 hibit);
 #endif
 
 /* Any lengths: whole blocks go straight through, the rest is buffered. */

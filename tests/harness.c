@@ -13,8 +13,8 @@
  * Canary bytes around every buffer must stay untouched and the state must
  * change exactly as the API says.  Every table entry must fit what
  * chacha_crypt_impl() relies on (stride, part function), on any CPU.
- * Then poly1305_core.c and poly1305-x86_64.S, against RFC 8439 and
- * ref_poly1305.c (see poly1305_test.c).
+ * Then poly1305_core.c, poly1305-x86_64.S and poly1305-avx512ifma-x86_64.S,
+ * against RFC 8439 and ref_poly1305.c (see poly1305_test.c).
  *
  *   harness                     run everything
  *   harness --list-cores        print IMPL:BLOCKS for each core this CPU runs

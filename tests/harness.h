@@ -22,14 +22,17 @@ __printf(2, 3) void report_in(unsigned int *reported, const char *fmt, ...);
 
 /* One check passed or failed. */
 void count(bool ok);
-/* Checks of something this CPU cannot run were skipped. */
+/* Checks of something this CPU cannot run were skipped (SKIPPED line). */
 void count_skipped(void);
 
 /* Deterministic random data (xorshift64*, from --seed). */
 u64 rng_next(void);
 void rng_fill(u8 *p, size_t len);
 
-/* poly1305_test.c: the checks of poly1305_core.c and poly1305-x86_64.S. */
+/*
+ * poly1305_test.c: the checks of poly1305_core.c, poly1305-x86_64.S and
+ * poly1305-avx512ifma-x86_64.S.
+ */
 void test_poly1305(void);
 
 #endif /* TESTS_HARNESS_H */

@@ -11,27 +11,53 @@
  *              they leave h just below 2^130 - 5, in [2^130 - 5, 2^130)
  *              and at or above 2^130 before the final reduction, and the
  *              core's own limbs must show that each range was reached
+ *              (edge-coverage)
  *   length     every length 0..P1305_MAX_LEN at every misalignment mod 8,
  *              random messages and all-0xff ones, keys random, with r all
  *              ones (clamped), s all ones and both, against the reference
  *   split      the same messages in random pieces (empty ones too) and
  *              byte by byte: the same tag as in one update
- *   blocks     the block API resumed over several calls: the same tag
+ *   blocks     the block API resumed over several calls: the same tag as
+ *              in one call; and up to P1305_LONG_MAX bytes in runs of
+ *              0-40 blocks, against the reference
  *   random     random keys, messages of random lengths up to
  *              P1305_RANDOM_MAX bytes through the block API alone, in
  *              random runs of blocks and a padded last partial block,
  *              against the reference
+ *   long       messages up to P1305_LONG_MAX bytes: every length next to
+ *              a multiple of 128 (eight blocks) and random ones, against
+ *              the reference
  *   wipe       poly1305_core_final() leaves the context all zero
  *
- * On x86-64 the same inputs also go through poly1305_blocks_x86_64_mulx()
- * (poly1305-x86_64.S) where the CPU has BMI2 and ADX, in the block API
- * with a padded last partial block as poly1305_core_final() does it;
- * failure lines start "FAIL poly1305-mulx/GROUP".  Its tags are checked
- * against the RFC's (vector) or the reference's (edge, length, blocks,
- * random), never against the C core's; only the extra group "state"
- * compares with the C core: h reduced modulo p after every call, from
- * the keys and messages above and from chosen and random starting h
- * (h2 <= 4, up to all ones), and h2 <= 4 on return.
+ * On x86-64 the same inputs also go through each block function of
+ * p1305_impls[] that the CPU runs (a SKIPPED line for each other one):
+ * poly1305_blocks_x86_64_mulx() (poly1305-x86_64.S, BMI2 and ADX) and
+ * poly1305_blocks_avx512ifma() (poly1305-avx512ifma-x86_64.S, AVX512F,
+ * AVX512VL and AVX512IFMA), with failure lines "FAIL poly1305-mulx/GROUP"
+ * and "FAIL poly1305-ifma/GROUP".  Each runs in the block API alone, with
+ * a last partial block padded as poly1305_core_final() pads it, and its
+ * state goes to poly1305_core_emit() for the tag, which is compared with
+ * RFC 8439's or the reference's, never with poly1305_core.c's:
+ *
+ *   vector     the RFC vectors, in one call, in runs of 0-3 blocks, and
+ *              mixed with calls of poly1305_core_blocks() (the same state
+ *              layout)
+ *   edge       the edge messages, also after 8 and 16 blocks that add up
+ *              to p (so for r = 1 they leave h where it was), through the
+ *              IFMA code's eight-lane path; edge-coverage: the same ranges
+ *              of h, in the function's own state
+ *   length     as the length group, in one call
+ *   blocks     as the blocks group (the same runs), and the long runs
+ *              also mixed with poly1305_core_blocks()
+ *   random     as the random group (the same runs)
+ *   long       as the long group, in one call
+ *
+ * Only the group "state", of a function with .with_state (mulx), compares
+ * with the C core: h reduced modulo p after every call of the groups
+ * above and from chosen and random starting h (h2 <= 4, up to all ones),
+ * and h2 <= 4 on return.
+ *
+ * The random data is drawn the same whichever functions the CPU runs.
  */
 #include <stdio.h>
 #include <string.h>
@@ -47,18 +73,22 @@
 #define P1305_MAX_OFF	8
 #define P1305_RANDOM_MAX	2048
 #define P1305_RANDOM_MSGS	300
+/* 33 groups of eight blocks: the long checks go one byte past it. */
+#define P1305_LONG_MAX	(33 * 8 * POLY1305_CORE_BLOCK_BYTES)
 /* Runs of blocks of one resumed pass; the last takes what is left. */
-#define P1305_MAX_RUNS	64
+#define P1305_MAX_RUNS	128
 
 static u8 msg_buf[P1305_MAX_OFF + P1305_RANDOM_MAX];
+static u8 long_buf[P1305_MAX_OFF + P1305_LONG_MAX + 1];
 
-typedef void (*p1305_blocks_fn)(struct poly1305_core_state *st,
-				const u8 *src, unsigned int nblocks,
-				u32 hibit);
+/* A block function: poly1305_core_blocks() or another with its contract. */
+typedef void p1305_blocks_fn(struct poly1305_core_state *st, const u8 *src,
+			     unsigned int nblocks, u32 hibit);
 
 /*
  * One group's checks and failures, for its summary line; @impl names
- * what is checked, "poly1305" (the C core) if NULL.
+ * what is checked, "poly1305" (the C core) if NULL.  Failure lines are
+ * counted in @reported, up to --max-report.
  */
 struct p1305_group {
 	const char *impl;
@@ -66,15 +96,59 @@ struct p1305_group {
 	unsigned int checks, failed, reported;
 };
 
+/* A block function other than the C core's, checked where the CPU runs it. */
+struct p1305_impl {
+	const char *name;	/* of its groups: "poly1305-mulx" */
+	const char *func;	/* for the SKIPPED line */
+	const char *needs;	/* what the CPU lacks if cpu_ok() is false */
+	p1305_blocks_fn *blocks;
+	bool (*cpu_ok)(void);
+	/* h against the C core's after every call, in group @state */
+	bool with_state;
+	struct p1305_group state;
+	bool runs;		/* this CPU runs it (test_poly1305()) */
+};
+
 #ifdef __x86_64__
-#define P1305_MULX	"poly1305-mulx"
+static bool cpu_has_mulx(void)
+{
+	return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+}
 
-/* The CPU runs poly1305_blocks_x86_64_mulx(). */
-static bool mulx_ok;
-
-/* The assembly's h after every call against the C core's (extra). */
-static struct p1305_group mulx_state = { .impl = P1305_MULX, .name = "state" };
+/* libgcc reports AVX-512 features only if the OS saves the ZMM state. */
+static bool cpu_has_ifma(void)
+{
+	return __builtin_cpu_supports("avx512f") &&
+	       __builtin_cpu_supports("avx512vl") &&
+	       __builtin_cpu_supports("avx512ifma");
+}
 #endif
+
+/* Ends with an entry without a name (the only one off x86-64). */
+static struct p1305_impl p1305_impls[] = {
+#ifdef __x86_64__
+	{
+		.name = "poly1305-mulx",
+		.func = "poly1305_blocks_x86_64_mulx()",
+		.needs = "BMI2 or ADX",
+		.blocks = poly1305_blocks_x86_64_mulx,
+		.cpu_ok = cpu_has_mulx,
+		.with_state = true,
+		.state = { .impl = "poly1305-mulx", .name = "state" },
+	},
+	{
+		.name = "poly1305-ifma",
+		.func = "poly1305_blocks_avx512ifma()",
+		.needs = "AVX512F, AVX512VL or AVX512IFMA",
+		.blocks = poly1305_blocks_avx512ifma,
+		.cpu_ok = cpu_has_ifma,
+	},
+#endif
+	{ .name = NULL }
+};
+
+/* Room for a group of each entry of p1305_impls[]. */
+#define P1305_IMPLS	ARRAY_SIZE(p1305_impls)
 
 static const char *group_impl(const struct p1305_group *g)
 {
@@ -121,6 +195,28 @@ static void group_done(const struct p1305_group *g)
 	       g->checks, g->failed);
 }
 
+/* One group named @name for each entry of p1305_impls[], in @g. */
+static void impl_groups(struct p1305_group *g, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < P1305_IMPLS; i++) {
+		memset(&g[i], 0, sizeof(g[i]));
+		g[i].impl = p1305_impls[i].name;
+		g[i].name = name;
+	}
+}
+
+/* The summary lines of the groups of the functions this CPU runs. */
+static void impl_groups_done(const struct p1305_group *g)
+{
+	unsigned int i;
+
+	for (i = 0; p1305_impls[i].name; i++)
+		if (p1305_impls[i].runs)
+			group_done(&g[i]);
+}
+
 static void mac_once(const u8 *key, const u8 *msg, unsigned int len,
 		     u8 *mac)
 {
@@ -153,27 +249,44 @@ static void mac_pieces(const u8 *key, const u8 *msg, unsigned int len,
 }
 
 /*
- * Random runs of blocks (empty ones too) that add up to @nblocks, for a
- * block API resumed over several calls, in @runs; returns how many.
- * Drawn once and given to every implementation, so that each gets the
- * same calls and the random data that follows does not depend on which
- * implementations this CPU runs.
+ * A block API resumed over several calls: @n runs of @len[i] blocks (empty
+ * ones too), each by the function checked or, where @c[i], by
+ * poly1305_core_blocks().
  */
-static unsigned int make_runs(unsigned int *runs, unsigned int nblocks)
+struct p1305_runs {
+	unsigned int n;
+	unsigned int len[P1305_MAX_RUNS];
+	bool c[P1305_MAX_RUNS];
+};
+
+/*
+ * Random runs that add up to @nblocks, of up to @maxrun blocks each (any
+ * number if 0), some of them by the C core if @mix.  Drawn once and
+ * given to every implementation, so that each gets the same calls and
+ * the random data that follows does not depend on which implementations
+ * this CPU runs.
+ */
+static void make_runs(struct p1305_runs *runs, unsigned int nblocks,
+		      unsigned int maxrun, bool mix)
 {
-	unsigned int n = 0;
+	unsigned int n = 0, len;
 
 	while (nblocks) {
 		if (n == P1305_MAX_RUNS - 1)
-			runs[n] = nblocks;
+			len = nblocks;
+		else if (maxrun)
+			len = min_t(unsigned int, nblocks,
+				    rng_next() % (maxrun + 1));
 		else
-			runs[n] = rng_next() % (nblocks + 1);
-		nblocks -= runs[n++];
+			len = rng_next() % (nblocks + 1);
+		runs->len[n] = len;
+		runs->c[n] = mix && rng_next() % 2;
+		nblocks -= len;
+		n++;
 	}
-	return n;
+	runs->n = n;
 }
 
-#ifdef __x86_64__
 /* h fully reduced modulo p = 2^130 - 5, from any h below 2^192. */
 static void h_mod_p(const u64 *h, u64 *out)
 {
@@ -202,11 +315,12 @@ static void h_mod_p(const u64 *h, u64 *out)
 }
 
 /*
- * The extra check: the assembly's @st after a call of @nblocks blocks,
- * and the C core's @shadow after the same call, are the same modulo p,
- * and the assembly kept h2 <= 4.
+ * The state check of @im: its @st after a call of @nblocks blocks, and
+ * the C core's @shadow after the same call, are the same modulo p, and
+ * @im kept h2 <= 4.
  */
-static void check_state(const char *what, const struct poly1305_core_state *st,
+static void check_state(struct p1305_impl *im, const char *what,
+			const struct poly1305_core_state *st,
 			const struct poly1305_core_state *shadow,
 			unsigned int nblocks)
 {
@@ -219,51 +333,58 @@ static void check_state(const char *what, const struct poly1305_core_state *st,
 	     !memcmp(st->r, shadow->r, sizeof(st->r)) &&
 	     !memcmp(st->s, shadow->s, sizeof(st->s));
 	if (!ok)
-		report_in(&mulx_state.reported,
+		report_in(&im->state.reported,
 			  "%s/state %s, after %u blocks: h %llx:%016llx:%016llx, the C core's %llx:%016llx:%016llx",
-			  P1305_MULX, what, nblocks,
+			  im->name, what, nblocks,
 			  (unsigned long long)st->h[2],
 			  (unsigned long long)st->h[1],
 			  (unsigned long long)st->h[0],
 			  (unsigned long long)shadow->h[2],
 			  (unsigned long long)shadow->h[1],
 			  (unsigned long long)shadow->h[0]);
-	check_true(&mulx_state, ok);
+	check_true(&im->state, ok);
 }
-#endif
 
 /*
- * @len bytes through @blocks alone: the whole blocks in one call, or in
- * the @nruns runs of @runs; then a last partial block padded as
- * poly1305_core_final() pads it (0x01, zeros), with hibit 0.  An
- * implementation other than the C core also runs the C core alongside,
- * for the state check after each call (@what names the inputs there).
+ * @len bytes through the block function of @im (the C core's if NULL)
+ * alone, not poly1305_core_update(): the whole blocks in one call, or in
+ * the runs of @runs; then a last partial block padded as
+ * poly1305_core_final() pads it (0x01, zeros), with hibit 0; then
+ * poly1305_core_emit().  If @im->with_state, the C core also runs
+ * alongside, for the state check after each call (@what names the inputs
+ * there).
  */
-static void mac_blocks(p1305_blocks_fn blocks, const u8 *key, const u8 *msg,
-		       unsigned int len, const unsigned int *runs,
-		       unsigned int nruns, const char *what, u8 *mac)
+static void mac_blocks(struct p1305_impl *im, const u8 *key, const u8 *msg,
+		       unsigned int len, const struct p1305_runs *runs,
+		       const char *what, u8 *mac)
 {
+	p1305_blocks_fn *blocks = im ? im->blocks : poly1305_core_blocks;
+	bool shadowed = im && im->with_state;
 	struct poly1305_core_state st, shadow;
 	unsigned int nblocks = len / POLY1305_CORE_BLOCK_BYTES;
 	unsigned int part = len % POLY1305_CORE_BLOCK_BYTES;
 	u8 last[POLY1305_CORE_BLOCK_BYTES];
+	struct p1305_runs one;
 	unsigned int i, n;
 
 	if (!runs) {
-		runs = &nblocks;
-		nruns = 1;
+		one.n = 1;
+		one.len[0] = nblocks;
+		one.c[0] = false;
+		runs = &one;
 	}
 	poly1305_core_init(&st, key);
 	shadow = st;
-	for (i = 0; i < nruns; i++) {
-		n = runs[i];
-		blocks(&st, msg, n, 1);
-#ifdef __x86_64__
-		if (blocks != poly1305_core_blocks) {
+	for (i = 0; i < runs->n; i++) {
+		n = runs->len[i];
+		if (runs->c[i])
+			poly1305_core_blocks(&st, msg, n, 1);
+		else
+			blocks(&st, msg, n, 1);
+		if (shadowed) {
 			poly1305_core_blocks(&shadow, msg, n, 1);
-			check_state(what, &st, &shadow, n);
+			check_state(im, what, &st, &shadow, n);
 		}
-#endif
 		msg += n * POLY1305_CORE_BLOCK_BYTES;
 	}
 	if (part) {
@@ -271,12 +392,10 @@ static void mac_blocks(p1305_blocks_fn blocks, const u8 *key, const u8 *msg,
 		last[part] = 1;
 		memset(last + part + 1, 0, sizeof(last) - part - 1);
 		blocks(&st, last, 1, 0);
-#ifdef __x86_64__
-		if (blocks != poly1305_core_blocks) {
+		if (shadowed) {
 			poly1305_core_blocks(&shadow, last, 1, 0);
-			check_state(what, &st, &shadow, 1);
+			check_state(im, what, &st, &shadow, 1);
 		}
-#endif
 	}
 	poly1305_core_emit(&st, mac);
 	memset(&st, 0, sizeof(st));
@@ -286,45 +405,61 @@ static void mac_blocks(p1305_blocks_fn blocks, const u8 *key, const u8 *msg,
 static void test_vectors(void)
 {
 	struct p1305_group gv = { .name = "vector" }, gr = { .name = "reference" };
-#ifdef __x86_64__
-	struct p1305_group gm = { .impl = P1305_MULX, .name = "vector" };
-#endif
+	struct p1305_group gi[P1305_IMPLS];
+	struct p1305_runs runs, mixed;
 	char what[96];
 	u8 mac[POLY1305_CORE_MAC_BYTES];
-	unsigned int i;
+	unsigned int i, k;
 
+	impl_groups(gi, "vector");
 	new_group();
 	for (i = 0; i < ARRAY_SIZE(poly1305_tvs); i++) {
 		const struct poly1305_tv *tv = &poly1305_tvs[i];
+		unsigned int nb = tv->len / POLY1305_CORE_BLOCK_BYTES;
 
 		mac_once(tv->key, tv->msg, tv->len, mac);
 		check_tag(&gv, tv->source, mac, tv->tag);
 		mac_pieces(tv->key, tv->msg, tv->len, true, mac);
 		snprintf(what, sizeof(what), "%s byte by byte", tv->source);
 		check_tag(&gv, what, mac, tv->tag);
-		snprintf(what, sizeof(what), "%s (block API)", tv->source);
 		if (tv->len % POLY1305_CORE_BLOCK_BYTES == 0) {
-			mac_blocks(poly1305_core_blocks, tv->key, tv->msg,
-				   tv->len, NULL, 0, what, mac);
+			snprintf(what, sizeof(what), "%s (block API)",
+				 tv->source);
+			mac_blocks(NULL, tv->key, tv->msg, tv->len, NULL, what,
+				   mac);
 			check_tag(&gv, what, mac, tv->tag);
 		}
-#ifdef __x86_64__
-		/* Any length: a partial last block is padded for it. */
-		if (mulx_ok) {
-			mac_blocks(poly1305_blocks_x86_64_mulx, tv->key,
-				   tv->msg, tv->len, NULL, 0, what, mac);
-			check_tag(&gm, what, mac, tv->tag);
-		}
-#endif
 		ref_poly1305(tv->key, tv->msg, tv->len, mac);
 		check_tag(&gr, tv->source, mac, tv->tag);
+
+		/* Any length: a partial last block is padded for them. */
+		make_runs(&runs, nb, 3, false);
+		make_runs(&mixed, nb, 3, true);
+		for (k = 0; p1305_impls[k].name; k++) {
+			struct p1305_impl *im = &p1305_impls[k];
+
+			if (!im->runs)
+				continue;
+			snprintf(what, sizeof(what), "%s (block API)",
+				 tv->source);
+			mac_blocks(im, tv->key, tv->msg, tv->len, NULL, what,
+				   mac);
+			check_tag(&gi[k], what, mac, tv->tag);
+			snprintf(what, sizeof(what), "%s in runs of 0-3 blocks",
+				 tv->source);
+			mac_blocks(im, tv->key, tv->msg, tv->len, &runs, what,
+				   mac);
+			check_tag(&gi[k], what, mac, tv->tag);
+			snprintf(what, sizeof(what),
+				 "%s mixed with the C blocks", tv->source);
+			mac_blocks(im, tv->key, tv->msg, tv->len, &mixed, what,
+				   mac);
+			check_tag(&gi[k], what, mac, tv->tag);
+		}
 	}
 	group_done(&gv);
 	group_done(&gr);
-#ifdef __x86_64__
-	if (mulx_ok)
-		group_done(&gm);
-#endif
+	impl_groups_done(gi);
 }
 
 /* Where the core's h lies before the final reduction (p = 2^130 - 5). */
@@ -375,27 +510,37 @@ static void edge_block(u8 *b, unsigned int kind)
 }
 
 /*
- * The assembly on the same edge inputs: the tag against the reference,
- * the state against the C core's @shadow (after the same call), and
- * where its own h lay before the final reduction, in @seen.
+ * @im on the @nb blocks of an edge message @big, which the caller has put
+ * after @pfx (0, 8 or 16) blocks of 2^128 - 1 and 2^128 - 4 in turn: each
+ * pair with its two 2^128 adds up to 2^130 - 5 = p, so for r = 1 h after
+ * them is 0 mod p.  The tag against the reference's @want, the state (if
+ * @im->with_state) against the C core's after the same call, and where
+ * its own h lay before the final reduction, in @seen.
  */
-#ifdef __x86_64__
-static void edge_mulx(struct p1305_group *g, unsigned int *seen,
-		      const u8 *key, const u8 *msg, unsigned int nb,
-		      const struct poly1305_core_state *shadow,
-		      const u8 *want, const char *what)
+static void edge_impl(struct p1305_impl *im, struct p1305_group *g,
+		      unsigned int *seen, const u8 *key, const u8 *big,
+		      unsigned int nb, unsigned int pfx, const u8 *want,
+		      const char *what_edge)
 {
-	struct poly1305_core_state st;
+	struct poly1305_core_state st, shadow;
 	u8 mac[POLY1305_CORE_MAC_BYTES];
+	enum h_range where;
+	char what[160];
 
 	poly1305_core_init(&st, key);
-	poly1305_blocks_x86_64_mulx(&st, msg, nb, 1);
-	check_state(what, &st, shadow, nb);
-	seen[h_range(&st)]++;
+	shadow = st;
+	im->blocks(&st, big, pfx + nb, 1);
+	where = h_range(&st);
+	seen[where]++;
+	snprintf(what, sizeof(what), "%s, after %u blocks, h in %s",
+		 what_edge, pfx, h_range_names[where]);
+	if (im->with_state) {
+		poly1305_core_blocks(&shadow, big, pfx + nb, 1);
+		check_state(im, what, &st, &shadow, pfx + nb);
+	}
 	poly1305_core_emit(&st, mac);
 	check_tag(g, what, mac, want);
 }
-#endif
 
 static void edge_coverage(struct p1305_group *gc, const unsigned int *seen)
 {
@@ -414,23 +559,46 @@ static void edge_coverage(struct p1305_group *gc, const unsigned int *seen)
 	}
 }
 
+/* The edge message @msg of @nb blocks for the functions of p1305_impls[]. */
+static void edge_impls(struct p1305_group *gi, unsigned int (*seen)[H_RANGES],
+		       const u8 *key, const u8 *msg, unsigned int nb,
+		       const char *what)
+{
+	u8 big[(16 + 3) * POLY1305_CORE_BLOCK_BYTES];
+	u8 want[POLY1305_CORE_MAC_BYTES];
+	unsigned int i, k, pfx;
+
+	for (pfx = 0; pfx <= 16; pfx += 8) {
+		for (i = 0; i < pfx; i++) {
+			memset(big + 16 * i, 0xff, 16);
+			if (i % 2)
+				big[16 * i] = 0xfc;
+		}
+		memcpy(big + 16 * pfx, msg, 16 * nb);
+		ref_poly1305(key, big, 16 * (pfx + nb), want);
+		for (k = 0; p1305_impls[k].name; k++)
+			if (p1305_impls[k].runs)
+				edge_impl(&p1305_impls[k], &gi[k], seen[k],
+					  key, big, nb, pfx, want, what);
+	}
+}
+
 static void test_edges(void)
 {
 	struct p1305_group g = { .name = "edge" }, gc = { .name = "edge-coverage" };
+	struct p1305_group gi[P1305_IMPLS], gic[P1305_IMPLS];
 	unsigned int seen[H_RANGES] = { 0 };
-#ifdef __x86_64__
-	struct p1305_group gm = { .impl = P1305_MULX, .name = "edge" };
-	struct p1305_group gmc = { .impl = P1305_MULX, .name = "edge-coverage" };
-	unsigned int mseen[H_RANGES] = { 0 };
-#endif
+	unsigned int iseen[P1305_IMPLS][H_RANGES] = { { 0 } };
 	struct poly1305_core_state st;
 	u8 key[POLY1305_CORE_KEY_BYTES];
 	u8 msg[3 * POLY1305_CORE_BLOCK_BYTES];
 	u8 mac[POLY1305_CORE_MAC_BYTES], want[POLY1305_CORE_MAC_BYTES];
-	unsigned int r, pre, last, s, nb;
+	unsigned int r, pre, last, s, nb, k;
 	enum h_range where;
 	char what[96];
 
+	impl_groups(gi, "edge");
+	impl_groups(gic, "edge-coverage");
 	new_group();
 	for (r = 1; r <= 6; r++) {
 		for (pre = 0; pre < 21; pre++) {
@@ -470,15 +638,11 @@ static void test_edges(void)
 						 r, nb, pre, 0xf0 + last, s,
 						 h_range_names[where]);
 					check_tag(&g, what, mac, want);
-#ifdef __x86_64__
-					if (mulx_ok) {
-						snprintf(what, sizeof(what),
-							 "r %u, blocks %u/%u, last %02x, s %u",
-							 r, nb, pre, 0xf0 + last, s);
-						edge_mulx(&gm, mseen, key, msg,
-							  nb, &st, want, what);
-					}
-#endif
+					snprintf(what, sizeof(what),
+						 "r %u, blocks %u/%u, last %02x, s %u",
+						 r, nb, pre, 0xf0 + last, s);
+					edge_impls(gi, iseen, key, msg, nb,
+						   what);
 				}
 			}
 		}
@@ -486,13 +650,13 @@ static void test_edges(void)
 	edge_coverage(&gc, seen);
 	group_done(&g);
 	group_done(&gc);
-#ifdef __x86_64__
-	if (mulx_ok) {
-		edge_coverage(&gmc, mseen);
-		group_done(&gm);
-		group_done(&gmc);
+	for (k = 0; p1305_impls[k].name; k++) {
+		if (!p1305_impls[k].runs)
+			continue;
+		edge_coverage(&gic[k], iseen[k]);
+		group_done(&gi[k]);
+		group_done(&gic[k]);
 	}
-#endif
 }
 
 static const char *const key_kinds[] = {
@@ -508,12 +672,29 @@ static void make_key(u8 *key, unsigned int kind)
 		memset(key + 16, 0xff, 16);
 }
 
+/*
+ * @len bytes of @msg through each function of p1305_impls[] that the CPU
+ * runs, in the runs of @runs (one call if NULL), against @want.
+ */
+static void mac_impls(struct p1305_group *gi, const u8 *key, const u8 *msg,
+		      unsigned int len, const struct p1305_runs *runs,
+		      const char *what, const u8 *want)
+{
+	u8 mac[POLY1305_CORE_MAC_BYTES];
+	unsigned int k;
+
+	for (k = 0; p1305_impls[k].name; k++) {
+		if (!p1305_impls[k].runs)
+			continue;
+		mac_blocks(&p1305_impls[k], key, msg, len, runs, what, mac);
+		check_tag(&gi[k], what, mac, want);
+	}
+}
+
 static void test_lengths(void)
 {
 	struct p1305_group gl = { .name = "length" }, gs = { .name = "split" };
-#ifdef __x86_64__
-	struct p1305_group gm = { .impl = P1305_MULX, .name = "length" };
-#endif
+	struct p1305_group gi[P1305_IMPLS];
 	u8 key[POLY1305_CORE_KEY_BYTES];
 	u8 mac[POLY1305_CORE_MAC_BYTES], want[POLY1305_CORE_MAC_BYTES];
 	u8 once[POLY1305_CORE_MAC_BYTES];
@@ -521,6 +702,7 @@ static void test_lengths(void)
 	char what[96];
 	u8 *msg;
 
+	impl_groups(gi, "length");
 	new_group();
 	for (len = 0; len <= P1305_MAX_LEN; len++) {
 		for (kind = 0; kind < ARRAY_SIZE(key_kinds); kind++) {
@@ -539,14 +721,7 @@ static void test_lengths(void)
 				ref_poly1305(key, msg, len, want);
 				mac_once(key, msg, len, once);
 				check_tag(&gl, what, once, want);
-#ifdef __x86_64__
-				if (mulx_ok) {
-					mac_blocks(poly1305_blocks_x86_64_mulx,
-						   key, msg, len, NULL, 0, what,
-						   mac);
-					check_tag(&gm, what, mac, want);
-				}
-#endif
+				mac_impls(gi, key, msg, len, NULL, what, want);
 
 				mac_pieces(key, msg, len, false, mac);
 				check_tag(&gs, what, mac, once);
@@ -561,77 +736,82 @@ static void test_lengths(void)
 	}
 	group_done(&gl);
 	group_done(&gs);
-#ifdef __x86_64__
-	if (mulx_ok)
-		group_done(&gm);
-#endif
+	impl_groups_done(gi);
 }
 
+/*
+ * The block API resumed: up to P1305_MAX_LEN bytes in random runs, the
+ * C core against its own one call and the others against the reference;
+ * then up to P1305_LONG_MAX bytes in runs of 0-40 blocks (every count up
+ * to 20 blocks, then random ones), against the reference, the others
+ * also mixed with poly1305_core_blocks().
+ */
 static void test_blocks(void)
 {
 	struct p1305_group g = { .name = "blocks" };
-#ifdef __x86_64__
-	struct p1305_group gm = { .impl = P1305_MULX, .name = "blocks" };
-	u8 want[POLY1305_CORE_MAC_BYTES];
-#endif
+	struct p1305_group gi[P1305_IMPLS];
 	u8 key[POLY1305_CORE_KEY_BYTES];
 	u8 mac[POLY1305_CORE_MAC_BYTES], once[POLY1305_CORE_MAC_BYTES];
-	unsigned int runs[P1305_MAX_RUNS];
-	unsigned int nb, kind, t, nruns, len;
+	u8 want[POLY1305_CORE_MAC_BYTES];
+	struct p1305_runs runs;
+	unsigned int nb, kind, t, len;
 	char what[96];
 
+	impl_groups(gi, "blocks");
 	new_group();
 	for (nb = 0; nb <= P1305_MAX_LEN / POLY1305_CORE_BLOCK_BYTES; nb++) {
 		for (kind = 0; kind < ARRAY_SIZE(key_kinds); kind++) {
 			len = nb * POLY1305_CORE_BLOCK_BYTES;
 			make_key(key, kind);
 			rng_fill(msg_buf, len);
+			ref_poly1305(key, msg_buf, len, want);
 			snprintf(what, sizeof(what), "%u blocks, key %s, one call",
 				 nb, key_kinds[kind]);
-			mac_blocks(poly1305_core_blocks, key, msg_buf, len,
-				   NULL, 0, what, once);
-#ifdef __x86_64__
-			if (mulx_ok) {
-				ref_poly1305(key, msg_buf, len, want);
-				mac_blocks(poly1305_blocks_x86_64_mulx, key,
-					   msg_buf, len, NULL, 0, what, mac);
-				check_tag(&gm, what, mac, want);
-			}
-#endif
+			mac_blocks(NULL, key, msg_buf, len, NULL, what, once);
+			mac_impls(gi, key, msg_buf, len, NULL, what, want);
 			for (t = 0; t < 4; t++) {
-				nruns = make_runs(runs, nb);
+				make_runs(&runs, nb, 0, false);
 				snprintf(what, sizeof(what),
-					 "%u blocks, key %s, resumed", nb,
-					 key_kinds[kind]);
-				mac_blocks(poly1305_core_blocks, key, msg_buf,
-					   len, runs, nruns, what, mac);
+					 "%u blocks, key %s, resumed in %u calls",
+					 nb, key_kinds[kind], runs.n);
+				mac_blocks(NULL, key, msg_buf, len, &runs, what,
+					   mac);
 				check_tag(&g, what, mac, once);
-#ifdef __x86_64__
-				if (mulx_ok) {
-					snprintf(what, sizeof(what),
-						 "%u blocks, key %s, resumed in %u calls",
-						 nb, key_kinds[kind], nruns);
-					mac_blocks(poly1305_blocks_x86_64_mulx,
-						   key, msg_buf, len, runs,
-						   nruns, what, mac);
-					check_tag(&gm, what, mac, want);
-				}
-#endif
+				mac_impls(gi, key, msg_buf, len, &runs, what,
+					  want);
 			}
 			/* One update of whole blocks is the block API. */
-			mac_once(key, msg_buf, nb * POLY1305_CORE_BLOCK_BYTES,
-				 mac);
+			mac_once(key, msg_buf, len, mac);
 			snprintf(what, sizeof(what),
 				 "%u blocks, key %s, one update", nb,
 				 key_kinds[kind]);
 			check_tag(&g, what, mac, once);
 		}
 	}
+
+	for (t = 0; t < 4 * 64; t++) {
+		nb = t < 4 * 21 ? t / 4 :
+		     rng_next() % (P1305_LONG_MAX / POLY1305_CORE_BLOCK_BYTES + 1);
+		kind = t % ARRAY_SIZE(key_kinds);
+		len = nb * POLY1305_CORE_BLOCK_BYTES;
+		make_key(key, kind);
+		rng_fill(long_buf, len);
+		ref_poly1305(key, long_buf, len, want);
+		make_runs(&runs, nb, 40, false);
+		snprintf(what, sizeof(what),
+			 "%u blocks, key %s, resumed in %u calls of 0-40", nb,
+			 key_kinds[kind], runs.n);
+		mac_blocks(NULL, key, long_buf, len, &runs, what, mac);
+		check_tag(&g, what, mac, want);
+		mac_impls(gi, key, long_buf, len, &runs, what, want);
+		make_runs(&runs, nb, 40, true);
+		snprintf(what, sizeof(what),
+			 "%u blocks, key %s, resumed in %u calls of 0-40, mixed with the C blocks",
+			 nb, key_kinds[kind], runs.n);
+		mac_impls(gi, key, long_buf, len, &runs, what, want);
+	}
 	group_done(&g);
-#ifdef __x86_64__
-	if (mulx_ok)
-		group_done(&gm);
-#endif
+	impl_groups_done(gi);
 }
 
 /*
@@ -642,16 +822,15 @@ static void test_blocks(void)
 static void test_random(void)
 {
 	struct p1305_group g = { .name = "random" };
-#ifdef __x86_64__
-	struct p1305_group gm = { .impl = P1305_MULX, .name = "random" };
-#endif
+	struct p1305_group gi[P1305_IMPLS];
 	u8 key[POLY1305_CORE_KEY_BYTES];
 	u8 mac[POLY1305_CORE_MAC_BYTES], want[POLY1305_CORE_MAC_BYTES];
-	unsigned int runs[P1305_MAX_RUNS];
-	unsigned int i, len, kind, off, nruns;
+	struct p1305_runs runs;
+	unsigned int i, len, kind, off;
 	char what[96];
 	u8 *msg;
 
+	impl_groups(gi, "random");
 	new_group();
 	for (i = 0; i < P1305_RANDOM_MSGS; i++) {
 		len = rng_next() % (P1305_RANDOM_MAX - P1305_MAX_OFF + 1);
@@ -663,38 +842,68 @@ static void test_random(void)
 			memset(msg, 0xff, len);
 		else
 			rng_fill(msg, len);
-		nruns = make_runs(runs, len / POLY1305_CORE_BLOCK_BYTES);
+		make_runs(&runs, len / POLY1305_CORE_BLOCK_BYTES, 0, false);
 		snprintf(what, sizeof(what),
 			 "%u bytes at offset %u, key %s, in %u calls", len, off,
-			 key_kinds[kind], nruns);
+			 key_kinds[kind], runs.n);
 		ref_poly1305(key, msg, len, want);
-		mac_blocks(poly1305_core_blocks, key, msg, len, runs, nruns,
-			   what, mac);
+		mac_blocks(NULL, key, msg, len, &runs, what, mac);
 		check_tag(&g, what, mac, want);
-#ifdef __x86_64__
-		if (mulx_ok) {
-			mac_blocks(poly1305_blocks_x86_64_mulx, key, msg, len,
-				   runs, nruns, what, mac);
-			check_tag(&gm, what, mac, want);
-		}
-#endif
+		mac_impls(gi, key, msg, len, &runs, what, want);
 	}
 	group_done(&g);
-#ifdef __x86_64__
-	if (mulx_ok)
-		group_done(&gm);
-#endif
+	impl_groups_done(gi);
 }
 
-#ifdef __x86_64__
 /*
- * The extra state check from chosen and random starting h (h2 <= 4, the
- * most the contract allows, up to all ones), which no key and message
- * reach from h = 0, and the largest r: after each call the assembly's h
- * must be the C core's modulo p, with h2 <= 4.  The C core is the
- * yardstick here, not the reference, which cannot start from a given h.
+ * Every length next to a multiple of 128 bytes (eight blocks: the IFMA
+ * loop's step) from 127 to P1305_LONG_MAX + 1, then random lengths.
  */
-static void test_states(void)
+static void test_long(void)
+{
+	struct p1305_group g = { .name = "long" };
+	struct p1305_group gi[P1305_IMPLS];
+	u8 key[POLY1305_CORE_KEY_BYTES];
+	u8 mac[POLY1305_CORE_MAC_BYTES], want[POLY1305_CORE_MAC_BYTES];
+	unsigned int i, len, kind, off, nnear = 3 * (P1305_LONG_MAX / 128);
+	char what[96];
+	u8 *msg;
+
+	impl_groups(gi, "long");
+	new_group();
+	for (i = 0; i < nnear + 64; i++) {
+		if (i < nnear)
+			len = 128 * (i / 3 + 1) + i % 3 - 1;
+		else
+			len = rng_next() % (P1305_LONG_MAX + 1);
+		kind = i % ARRAY_SIZE(key_kinds);
+		off = i % P1305_MAX_OFF;
+		msg = long_buf + off;
+		make_key(key, kind);
+		if (i % 8 == 7)
+			memset(msg, 0xff, len);
+		else
+			rng_fill(msg, len);
+		snprintf(what, sizeof(what),
+			 "%u bytes at offset %u, key %s, %s message", len, off,
+			 key_kinds[kind], i % 8 == 7 ? "all-0xff" : "random");
+		ref_poly1305(key, msg, len, want);
+		mac_once(key, msg, len, mac);
+		check_tag(&g, what, mac, want);
+		mac_impls(gi, key, msg, len, NULL, what, want);
+	}
+	group_done(&g);
+	impl_groups_done(gi);
+}
+
+/*
+ * The state check of @im from chosen and random starting h (h2 <= 4, the
+ * most the contract allows, up to all ones), which no key and message
+ * reach from h = 0, and the largest r: after each call its h must be the
+ * C core's modulo p, with h2 <= 4.  The C core is the yardstick here, not
+ * the reference, which cannot start from a given h.
+ */
+static void test_states(struct p1305_impl *im)
 {
 	static const u64 hs[][3] = {
 		{ ~0ULL, ~0ULL, 4 },
@@ -733,12 +942,11 @@ static void test_states(void)
 			 (unsigned long long)st.h[1],
 			 (unsigned long long)st.h[0],
 			 key_kinds[i % ARRAY_SIZE(key_kinds)], hibit);
-		poly1305_blocks_x86_64_mulx(&st, msg_buf, nb, hibit);
+		im->blocks(&st, msg_buf, nb, hibit);
 		poly1305_core_blocks(&shadow, msg_buf, nb, hibit);
-		check_state(what, &st, &shadow, nb);
+		check_state(im, what, &st, &shadow, nb);
 	}
 }
-#endif
 
 static void test_wipe(void)
 {
@@ -770,25 +978,27 @@ static void test_wipe(void)
 
 void test_poly1305(void)
 {
-#ifdef __x86_64__
-	mulx_ok = __builtin_cpu_supports("bmi2") &&
-		  __builtin_cpu_supports("adx");
-	if (!mulx_ok) {
-		printf("  %s: SKIPPED: CPU lacks BMI2 or ADX; %s NOT checked\n",
-		       P1305_MULX, "poly1305_blocks_x86_64_mulx()");
-		count_skipped();
+	struct p1305_impl *im;
+
+	for (im = p1305_impls; im->name; im++) {
+		im->runs = im->cpu_ok();
+		if (!im->runs) {
+			printf("SKIPPED %s: CPU lacks %s; %s NOT checked\n",
+			       im->name, im->needs, im->func);
+			count_skipped();
+		}
 	}
-#endif
 	test_vectors();
 	test_edges();
 	test_lengths();
 	test_blocks();
 	test_random();
+	test_long();
 	test_wipe();
-#ifdef __x86_64__
-	if (mulx_ok) {
-		test_states();
-		group_done(&mulx_state);
+	for (im = p1305_impls; im->name; im++) {
+		if (im->runs && im->with_state) {
+			test_states(im);
+			group_done(&im->state);
+		}
 	}
-#endif
 }
