@@ -5,7 +5,9 @@
  * Every implementation in chacha_impls[] that this CPU can run, and each of
  * its cores on its own, is checked against known-answer vectors and, on
  * random data, against the independent reference in ref_chacha.c:
- * every length 0..MAX_LEN through chacha_crypt_impl(), every length
+ * every length 0..MAX_LEN through chacha_crypt_impl() and the request
+ * path, once for each core chacha_calibrate() may choose for whole
+ * strides (chacha_set_stride()), every length
  * 1..stride through a core's part function (masked tail) if it has one,
  * all 8 x 8 source and destination misalignments, in place and out of
  * place, counters 0xfffffff0..0xffffffff (wrapping with no carry into
