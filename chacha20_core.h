@@ -73,6 +73,10 @@ struct chacha_core {
  * .prefer.
  */
 #define CHACHA_CPU_PREFER_NEON4	BIT(6)
+/* For Poly1305 (chacha20poly1305_core.h): mulx, adcx and adox. */
+#define CHACHA_CPU_BMI2_ADX	BIT(7)
+/* AVX-512 IFMA (vpmadd52luq/huq), with CHACHA_CPU_AVX512. */
+#define CHACHA_CPU_IFMA		BIT(8)
 
 /* Slots for cores, the terminating entry included. */
 #define CHACHA_MAX_CORES	8

@@ -28,9 +28,8 @@
 #endif
 
 #include "chacha20_core.h"
+#include "chacha20_glue.h"
 #include "kunit/chacha20_simd_test.h"
-
-#define DRIVER_SUFFIX		"oot"
 
 /*
  * 400 puts the SIMD drivers above the in-tree SIMD ones (300); on arm64
@@ -59,12 +58,17 @@ module_param(stride, uint, 0444);
 MODULE_PARM_DESC(stride,
 		 "force the core that runs whole strides, by its blocks: one of the first three cores of the implementation in use (avx512: 24, 16, 12; avx512vl: 16, 12, 8; avx2: 8, 4, 2; sse2, ssse3: 4, 2, 1; neon: 6, 4) (default 0: the fastest per byte, measured at load)");
 
+static char *poly1305;
+module_param(poly1305, charp, 0444);
+MODULE_PARM_DESC(poly1305,
+		 "force the AEADs' Poly1305: c, mulx (BMI2 and ADX), ifma (AVX-512 IFMA; not by default where the kernel prefers ymm) on x86-64; c on arm64 (default: best available)");
+
 #ifdef CHACHA_TEST_HOOKS
 /* kunit/ switches it between requests (CHACHA_TEST_HOOKS: see Kbuild). */
-static const struct chacha_impl *chacha_impl;
+const struct chacha_impl *chacha_impl;
 DEFINE_PER_CPU(unsigned long, chacha_simd_sections);
 #else
-static const struct chacha_impl *chacha_impl __ro_after_init;
+const struct chacha_impl *chacha_impl __ro_after_init;
 #endif
 
 struct chacha_tfm_ctx {
@@ -220,7 +224,7 @@ static int __init chacha_arm64_priority(const struct chacha_impl *p,
 }
 #endif
 
-static unsigned int chacha_cpu_features(void)
+unsigned int chacha_cpu_features(void)
 {
 	unsigned int f = 0;
 
@@ -241,7 +245,11 @@ static unsigned int chacha_cpu_features(void)
 		f |= CHACHA_CPU_AVX512;
 		if (chacha_prefer_zmm())
 			f |= CHACHA_CPU_PREFER_ZMM;
+		if (boot_cpu_has(X86_FEATURE_AVX512IFMA))
+			f |= CHACHA_CPU_IFMA;
 	}
+	if (boot_cpu_has(X86_FEATURE_BMI2) && boot_cpu_has(X86_FEATURE_ADX))
+		f |= CHACHA_CPU_BMI2_ADX;
 #endif
 #ifdef CONFIG_ARM64
 	if (system_supports_fpsimd() && cpu_have_named_feature(ASIMD))
@@ -452,7 +460,7 @@ static int __init chacha_simd_mod_init(void)
 	const struct chacha_impl *p = chacha_choose_impl(chacha_cpu_features(),
 							 impl);
 	char why[128] = "";
-	int i;
+	int i, err;
 
 	if (IS_ERR(p))
 		return PTR_ERR(p);
@@ -496,11 +504,20 @@ static int __init chacha_simd_mod_init(void)
 			 "%s-%s-" DRIVER_SUFFIX, base->cra_name, p->name);
 	}
 	pr_info("using %s, priority %d%s\n", p->name, priority, why);
-	return crypto_register_skciphers(chacha_algs, ARRAY_SIZE(chacha_algs));
+	err = crypto_register_skciphers(chacha_algs, ARRAY_SIZE(chacha_algs));
+	if (err)
+		return err;
+	err = chachapoly_register(p, priority, chacha_cpu_features(),
+				  poly1305);
+	if (err)
+		crypto_unregister_skciphers(chacha_algs,
+					    ARRAY_SIZE(chacha_algs));
+	return err;
 }
 
 static void __exit chacha_simd_mod_exit(void)
 {
+	chachapoly_unregister();
 	crypto_unregister_skciphers(chacha_algs, ARRAY_SIZE(chacha_algs));
 }
 
@@ -573,7 +590,7 @@ module_exit(chacha_simd_mod_exit);
 MODULE_LICENSE("GPL");
 MODULE_VERSION(CHACHA20_SIMD_VERSION);
 MODULE_AUTHOR("chacha20-simd developers");
-MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 stream ciphers (x86-64 SSE2/SSSE3/AVX2/AVX-512, arm64 NEON, scalar)");
+MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 stream ciphers and ChaCha20-Poly1305 (x86-64 SSE2/SSSE3/AVX2/AVX-512, arm64 NEON, scalar)");
 MODULE_ALIAS_CRYPTO("chacha20");
 MODULE_ALIAS_CRYPTO("xchacha20");
 MODULE_ALIAS_CRYPTO("xchacha12");

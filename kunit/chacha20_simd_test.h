@@ -24,6 +24,7 @@
 #endif
 
 struct chacha_impl;
+struct poly1305_impl;
 
 /*
  * chacha_impls[@i]; ERR_PTR(-ENODEV) if this CPU cannot run it, NULL past
@@ -48,6 +49,19 @@ const struct chacha_impl *chacha_test_set_impl(const struct chacha_impl *impl);
  */
 unsigned int chacha_test_set_stride(const struct chacha_impl *impl,
 				    unsigned int blocks);
+
+/*
+ * poly1305_impls[@i], the AEADs' Poly1305 implementations; ERR_PTR(-ENODEV)
+ * if this CPU cannot run it, NULL past the end of the table.
+ */
+const struct poly1305_impl *chacha_test_poly(unsigned int i);
+
+/*
+ * Make the AEADs run Poly1305 @impl (one chacha_test_poly() returned) from
+ * the next request on; returns the one they ran until now, or
+ * ERR_PTR(-EINVAL), changing nothing.
+ */
+const struct poly1305_impl *chacha_test_set_poly(const struct poly1305_impl *impl);
 
 /* SIMD sections (chacha_simd_begin() calls) entered so far, on all CPUs. */
 unsigned long chacha_test_simd_sections(void);

@@ -907,6 +907,303 @@ static void cmd_aead(const char *ours)
 	show_driver("rfc7539(chacha20,poly1305)");
 }
 
+/*
+ * The module's own AEADs: OURS_RFC (an rfc7539(chacha20,poly1305) driver)
+ * and OURS_ESP (rfc7539esp) against the kernel's template on the reference
+ * drivers, which computes the same thing in two passes.
+ */
+#define ESP_SALT	4
+#define ESP_IV		8
+
+/* The RFC 8439 2.8.2 key, and for ESP its nonce's first 4 bytes as salt. */
+static size_t cp_vector_key(u8 *key, bool esp)
+{
+	int i;
+
+	for (i = 0; i < KEYLEN; i++)
+		key[i] = 0x80 + i;
+	if (!esp)
+		return KEYLEN;
+	memcpy(key + KEYLEN, rfc8439_2_8_2_nonce, ESP_SALT);
+	return KEYLEN + ESP_SALT;
+}
+
+/*
+ * RFC 8439 2.8.2 as rfc7539esp sees it: salt 07 00 00 00 in the key, the
+ * nonce's last 8 bytes as IV, and the AD followed by that IV.
+ */
+static void esp_vector(const char *name)
+{
+	const char *what = "RFC 8439 2.8.2 as ESP";
+	const size_t alen = sizeof(rfc8439_2_8_2_aad) - 1 + ESP_IV;
+	u8 key[KEYLEN + ESP_SALT], ad[64], ct[PLEN + AUTHSIZE];
+	u8 expect[64 + PLEN + AUTHSIZE];
+	const u8 *iv = rfc8439_2_8_2_nonce + ESP_SALT;
+	struct iovec in[2] = { { ad, alen }, { (void *)sunscreen, PLEN } };
+	struct req r = {
+		.dir = ALG_OP_ENCRYPT, .iv = iv, .ivlen = ESP_IV,
+		.assoclen = alen, .src = in, .nsrc = 2, .nsend = 2,
+	};
+	struct alg a;
+	size_t klen = cp_vector_key(key, true);
+	ssize_t n;
+	int err;
+
+	memcpy(ad, rfc8439_2_8_2_aad, alen - ESP_IV);
+	memcpy(ad + alen - ESP_IV, iv, ESP_IV);
+	err = alg_open(&a, "aead", name, ESP_IV) ?: alg_authsize(&a) ?:
+	      alg_setkey(&a, key, klen);
+	if (err) {
+		alg_close(&a);
+		fail("aead %s: %s", name, strerror(-err));
+		return;
+	}
+	memcpy(ct, rfc8439_2_8_2_ct, sizeof(ct));
+	memcpy(expect, ad, alen);
+	memcpy(expect + alen, ct, sizeof(ct));
+	check_vector(&a, what, &r, expect, alen + sizeof(ct), false);
+
+	r.dir = ALG_OP_DECRYPT;
+	in[1].iov_base = ct;
+	in[1].iov_len = sizeof(ct);
+	memcpy(expect + alen, sunscreen, PLEN);
+	check_vector(&a, "RFC 8439 2.8.2 as ESP, decryption", &r, expect,
+		     alen + PLEN, true);
+
+	ct[rnd(sizeof(ct))] ^= 1 << rnd(8);
+	n = alg_run(&a, &r);
+	if (n != -EBADMSG)
+		fail("%s via %s: tampered text or tag: returned %zd (%s), expected EBADMSG",
+		     what, name, n, errstr(n));
+	else
+		pass("%s via %s: tampered text or tag gives EBADMSG", what,
+		     name);
+	alg_close(&a);
+}
+
+static int cp_rekey(struct pair *p, size_t klen)
+{
+	u8 key[KEYLEN + ESP_SALT];
+	int err;
+
+	rnd_fill(key, klen);
+	err = alg_setkey(&p->ours, key, klen) ?:
+	      alg_setkey(&p->ref, key, klen);
+	if (err)
+		return fail("setkey %s / %s: %s", p->ours.name, p->ref.name,
+			    strerror(-err));
+	return 0;
+}
+
+/*
+ * Decryption: adlen + textlen bytes of src_buf encrypted by the reference,
+ * then decrypted by ours as lay says, must give src_buf back; then with
+ * one bit of the AD (outside ESP's IV), text or tag flipped, EBADMSG from
+ * both.
+ */
+static int cp_decrypt_one(struct pair *p, const char *what, const u8 *iv,
+			  size_t adlen, size_t textlen,
+			  const struct layout *lay, bool esp)
+{
+	size_t ctlen = adlen + textlen + AUTHSIZE, authlen, i;
+	struct iovec one_src = { src_buf, adlen + textlen };
+	struct iovec one_dst = { ref_buf, ctlen };
+	struct req r = {
+		.dir = ALG_OP_ENCRYPT, .iv = iv, .ivlen = p->ref.ivsize,
+		.assoclen = adlen, .src = &one_src, .nsrc = 1, .nsend = 1,
+		.dst = &one_dst, .ndst = 1,
+	};
+	ssize_t n, m;
+
+	n = alg_run(&p->ref, &r);
+	if (n != (ssize_t)ctlen)
+		return fail("%s, %s: encryption: returned %zd (%s)",
+			    p->ref.name, what, n, errstr(n));
+	r.dir = ALG_OP_DECRYPT;
+	r.src = src_iov;
+	r.nsrc = split(src_iov, ref_buf, ctlen, lay->src_piece, 0, MAX_IOV);
+	r.nsend = lay->nsend;
+	r.dst = dst_iov;
+	r.ndst = split(dst_iov, got_buf, adlen + textlen, lay->dst_piece, 0,
+		       rx_max_iov);
+	n = alg_run(&p->ours, &r);
+	if (n != (ssize_t)(adlen + textlen))
+		return fail("%s, %s: decryption of %zu + %zu bytes: returned %zd (%s)",
+			    p->ours.name, what, adlen, textlen, n,
+			    errstr(n));
+	i = first_diff(got_buf + adlen, src_buf + adlen, textlen);
+	if (i < textlen)
+		return fail("%s, %s: decryption of %zu + %zu bytes: first differing byte %zu",
+			    p->ours.name, what, adlen, textlen, i);
+
+	/* A forgery: every authenticated byte counts. */
+	authlen = adlen - (esp ? ESP_IV : 0);
+	i = rnd(authlen + textlen + AUTHSIZE);
+	if (i >= authlen)
+		i += adlen - authlen;
+	ref_buf[i] ^= 1 << rnd(8);
+	r.nsrc = split(src_iov, ref_buf, ctlen, lay->src_piece, 0, MAX_IOV);
+	n = alg_run(&p->ours, &r);
+	r.src = &one_src;
+	one_src.iov_base = ref_buf;
+	one_src.iov_len = ctlen;
+	r.nsrc = 1;
+	r.nsend = 1;
+	m = alg_run(&p->ref, &r);
+	if (n != -EBADMSG || m != -EBADMSG)
+		return fail("%s, %s: byte %zu of %zu + %zu + tag flipped: %zd (%s), %s %zd (%s)",
+			    p->ours.name, what, i, adlen, textlen, n,
+			    errstr(n), p->ref.name, m, errstr(m));
+	return 0;
+}
+
+/* ours and ref, the errno of each, or 0 */
+static int cp_same(const char *what, const char *ours, int a, const char *ref,
+		   int b)
+{
+	if (a != b || !a)
+		return fail("%s: %s %s, %s %s", what, ours,
+			    a ? strerror(-a) : "succeeds", ref,
+			    b ? strerror(-b) : "succeeds");
+	return 0;
+}
+
+/* Bad keys, tag sizes, AD and text lengths: the template's errors. */
+static void cp_bad_input(struct pair *p, bool esp, size_t klen)
+{
+	static const unsigned int authsizes[] = { 0, 4, 8, 12, 15, 17, 32 };
+	unsigned long f = n_fail;
+	u8 key[KEYLEN + ESP_SALT + 8] = { 0 }, iv[12] = { 0 };
+	struct iovec one = { src_buf, 64 }, out = { got_buf, 128 };
+	struct req r = {
+		.iv = iv, .ivlen = p->ref.ivsize, .src = &one, .nsrc = 1,
+		.nsend = 1, .dst = &out, .ndst = 1,
+	};
+	char what[96];
+	size_t k;
+	int a, b, i;
+
+	for (k = 0; k <= sizeof(key); k++) {
+		if (k == klen)
+			continue;
+		snprintf(what, sizeof(what), "setkey of %zu bytes", k);
+		alg_close_op(&p->ours);
+		alg_close_op(&p->ref);
+		a = setsockopt(p->ours.tfm, SOL_ALG, ALG_SET_KEY, key, k) ?
+		    -errno : 0;
+		b = setsockopt(p->ref.tfm, SOL_ALG, ALG_SET_KEY, key, k) ?
+		    -errno : 0;
+		cp_same(what, p->ours.name, a, p->ref.name, b);
+	}
+	for (i = 0; i < (int)ARRAY_SIZE(authsizes); i++) {
+		snprintf(what, sizeof(what), "authsize %u", authsizes[i]);
+		a = setsockopt(p->ours.tfm, SOL_ALG, ALG_SET_AEAD_AUTHSIZE,
+			       NULL, authsizes[i]) ? -errno : 0;
+		b = setsockopt(p->ref.tfm, SOL_ALG, ALG_SET_AEAD_AUTHSIZE,
+			       NULL, authsizes[i]) ? -errno : 0;
+		cp_same(what, p->ours.name, a, p->ref.name, b);
+	}
+	if (alg_authsize(&p->ours) || alg_authsize(&p->ref) ||
+	    cp_rekey(p, klen))
+		return;
+	/* Decryption of less than a tag */
+	for (k = 0; k < AUTHSIZE; k++) {
+		snprintf(what, sizeof(what), "decryption of %zu bytes", k);
+		r.dir = ALG_OP_DECRYPT;
+		r.assoclen = 0;
+		one.iov_len = k;
+		a = alg_run(&p->ours, &r);
+		b = alg_run(&p->ref, &r);
+		cp_same(what, p->ours.name, a, p->ref.name, b);
+	}
+	/* ESP: the AD must hold the 8-byte IV */
+	for (k = 0; esp && k < ESP_IV; k++) {
+		snprintf(what, sizeof(what), "assoclen %zu", k);
+		r.dir = rnd(2) ? ALG_OP_DECRYPT : ALG_OP_ENCRYPT;
+		r.assoclen = k;
+		one.iov_len = 64;
+		a = alg_run(&p->ours, &r);
+		b = alg_run(&p->ref, &r);
+		cp_same(what, p->ours.name, a, p->ref.name, b);
+	}
+	if (n_fail == f)
+		pass("%s: bad keys, tag sizes, lengths fail as %s fails",
+		     p->ours.name, p->ref.name);
+}
+
+static void cp_random(const char *ours, const char *tmpl, bool esp)
+{
+	size_t klen = KEYLEN + (esp ? ESP_SALT : 0), len, adlen;
+	unsigned int ivsize = esp ? ESP_IV : 12;
+	char ref[96];
+	struct layout lay;
+	unsigned long f;
+	struct pair p;
+	u8 iv[12];
+	int i;
+
+	snprintf(ref, sizeof(ref), "%s(chacha20-%s,poly1305-generic)", tmpl,
+		 opt_ref);
+	if (pair_open(&p, "aead", ours, ref, ivsize))
+		return;
+	for (f = n_fail, i = 0; i < 300; i++) {
+		if (i % 50 == 0 && cp_rekey(&p, klen))
+			break;
+		lay = plain;
+		adlen = (esp ? ESP_IV : 0) + rnd(i & 1 ? 64 : 600);
+		lay.assoclen = adlen;
+		lay.src_piece = i & 4 ? 1 + rnd(i & 8 ? 16 : 300) : 0;
+		lay.dst_piece = i & 2 ? 1 + rnd(i & 16 ? 16 : 300) : 0;
+		lay.nsend = 1 + rnd(3);
+		len = rnd(i < 200 ? 1100 : 20000);
+		rnd_fill(iv, sizeof(iv));
+		rnd_fill(src_buf, adlen + len);
+		if (i & 32) {
+			if (cp_decrypt_one(&p, "random decryption", iv, adlen,
+					   len, &lay, esp))
+				continue;
+		} else {
+			check_one(&p, "random encryption", iv, adlen + len,
+				  &lay);
+		}
+	}
+	group_done(&p, "random requests, encryption, decryption, forgeries", f,
+		   i);
+	cp_bad_input(&p, esp, klen);
+	pair_close(&p);
+}
+
+/* Allocate the first of @n names that binds: a template instance, say. */
+static void cmd_bind(const char *type, char **name, int n)
+{
+	int i, err = -ENOENT;
+	struct alg a;
+
+	for (i = 0; i < n; i++) {
+		err = alg_open(&a, type, name[i], 0);
+		alg_close(&a);
+		if (!err) {
+			pass("bind %s %s", type, name[i]);
+			return;
+		}
+	}
+	fail("bind %s %s%s: %s", type, name[0], n > 1 ? " (or the others)" : "",
+	     strerror(-err));
+}
+
+static void cmd_chachapoly(const char *rfc, const char *esp)
+{
+	/* The plain names first: they resolve to the best drivers. */
+	aead_vector("rfc7539(chacha20,poly1305)");
+	esp_vector("rfc7539esp(chacha20,poly1305)");
+	aead_vector(rfc);
+	esp_vector(esp);
+	cp_random(rfc, "rfc7539", false);
+	cp_random(esp, "rfc7539esp", true);
+	show_driver("rfc7539(chacha20,poly1305)");
+	show_driver("rfc7539esp(chacha20,poly1305)");
+}
+
 struct totals {
 	u64 ops;
 	u64 fails;
@@ -1205,6 +1502,10 @@ static void die_usage(void)
 	      "                         DRIVERS: a suffix (simd: chacha20-simd,\n"
 	      "                         xchacha20-simd, ...) or a comma separated list\n"
 	      "  aead OURS_CHACHA20     RFC 8439 2.8.2 via rfc7539(OURS,poly1305-generic)\n"
+	      "  bind TYPE NAME...      allocate the first NAME that binds (a\n"
+	      "                         template instance, say)\n"
+	      "  chachapoly RFC ESP     the drivers RFC of rfc7539(chacha20,poly1305)\n"
+	      "                         and ESP of rfc7539esp against the template\n"
 	      "  keepregs DRIVER N      N requests that must keep the caller's\n"
 	      "                         zmm16-31 and k1-k7 (x86-64, AVX-512)\n"
 	      "  encrypt DRIVER KEYHEX IVHEX\n"
@@ -1304,6 +1605,10 @@ int main(int argc, char **argv)
 		cmd_stress(arg[1], atoi(arg[2]), atoi(arg[3]));
 	} else if (!strcmp(arg[0], "aead") && n == 2) {
 		cmd_aead(arg[1]);
+	} else if (!strcmp(arg[0], "bind") && n >= 3) {
+		cmd_bind(arg[1], arg + 2, n - 2);
+	} else if (!strcmp(arg[0], "chachapoly") && n == 3) {
+		cmd_chachapoly(arg[1], arg[2]);
 	} else if (!strcmp(arg[0], "keepregs") && n == 3) {
 		cmd_keepregs(arg[1], atoi(arg[2]));
 	} else {

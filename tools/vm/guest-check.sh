@@ -285,14 +285,61 @@ check_tcrypt() {
 		"($(grep -c 'operations in' /tmp/tcrypt.log) results)"
 }
 
-check_aead() {
-	local d
+# aead_top NAME: AEAD_TOP=the module's driver of NAME, if it is the
+# highest of NAME's drivers and self-tested; else fails, saying why
+aead_top() {
+	local row others
 
+	AEAD_TOP=
+	row=$(crypto_table | awk -v n="$1" -v m=$MOD '$1 == n && $3 == m')
+	[ -n "$row" ] || fail "no $1 from $MOD; drivers: $(drivers_of "$1")" ||
+		return
+	set -- $row
+	tested "$2" || return
+	others=$(crypto_table | awk -v n="$1" -v d="$2" \
+		'$1 == n && $2 != d { printf " %s=%s", $2, $4 }')
+	crypto_table | awk -v n="$1" -v d="$2" -v p="$4" '
+		$1 == n && $2 != d && $4 >= p { bad = 1 }
+		END { exit bad }' ||
+		fail "$2 priority $4 is not the highest:$others" || return
+	echo "$2 priority $4, self-tested; others:$others"
+	AEAD_TOP=$2
+}
+
+# The module's AEADs win both lookups and match the template on the
+# reference drivers; the template on the module's chacha20 matches too.
+check_aead() {
+	local d rfc esp n t
+
+	loaded $MOD || load_mod || fail "modprobe $MOD failed" || return
+	case $SFX in
+	neon*)	# arm64: no AEAD of the module's yet (the template's is faster)
+		! crypto_table | awk -v m=$MOD '$1 ~ /^rfc7539/ && $3 == m' |
+			grep -q . || fail "$MOD registers an AEAD on arm64" ||
+			return
+		ac aead chacha20-$SFX --ref $REF || return
+		echo "$AC_PASSED cases; no AEAD from $MOD; drivers: $(drivers_of "rfc7539(chacha20,poly1305)")"
+		return ;;
+	esac
+	# The template's instances on the module's chacha20 and the best
+	# poly1305 (6.x: poly1305-simd, -neon; 7.x has only the library's)
+	# exist now, and still lose both lookups.
+	for t in rfc7539 rfc7539esp; do
+		ac bind aead "$t(chacha20-$SFX,poly1305-simd)" \
+			"$t(chacha20-$SFX,poly1305-neon)" \
+			"$t(chacha20-$SFX,poly1305-generic)" || return
+	done
+	aead_top "rfc7539(chacha20,poly1305)" || return
+	rfc=$AEAD_TOP
+	aead_top "rfc7539esp(chacha20,poly1305)" || return
+	esp=$AEAD_TOP
+	ac chachapoly "$rfc" "$esp" --ref $REF || return
+	n=$AC_PASSED
 	ac aead chacha20-$SFX --ref $REF || return
 	d=$(drivers_of "rfc7539(chacha20,poly1305)")
 	echo "$d" | grep -q "rfc7539(chacha20-$SFX," ||
 		fail "no rfc7539 instance on chacha20-$SFX (have: $d)" || return
-	echo "$AC_PASSED cases; instances: $d"
+	echo "$((n + AC_PASSED)) cases; $rfc and $esp on top; drivers: $d"
 }
 
 check_keepregs() {
@@ -901,10 +948,17 @@ integrity_round_trip() {
 	DM_DISABLE_UDEV=1 dmsetup table integ | grep -q \
 		" crypt capi:rfc7539(chacha20,poly1305)-random .* integrity:28:aead" ||
 		fail "the mapping is not rfc7539 with 28-byte tags" || return
-	d=$(drivers_of "$aead" | tr ' ' '\n' | grep "^rfc7539(chacha20-$SFX,")
-	[ -n "$d" ] ||
-		fail "no $aead on chacha20-$SFX (have: $(drivers_of "$aead"))" ||
-		return
+	# The module's own AEAD (arm64: the template on its chacha20).
+	case $SFX in
+	neon*)	d=$(drivers_of "$aead" | tr ' ' '\n' |
+			grep "^rfc7539(chacha20-$SFX,")
+		[ -n "$d" ] || fail "no $aead on chacha20-$SFX" \
+			"(have: $(drivers_of "$aead"))" || return ;;
+	*)	aead_top "$aead" || return
+		d=$AEAD_TOP ;;
+	esac
+	[ "$(refcnt "$d")" -gt 1 ] ||
+		fail "$d is not in use (refcnt $(refcnt "$d"))" || return
 	echo "$d refcnt $(refcnt "$d")"
 	IT_BS=$(cs luksDump $dev | sed -n 's/^[[:space:]]*sector: *\([0-9]*\) \[bytes\]/\1/p' | head -n 1)
 	IT_BS=${IT_BS:-512}
@@ -913,7 +967,7 @@ integrity_round_trip() {
 	dd if=/tmp/plain of=/dev/mapper/integ bs=64k conv=fsync 2>/dev/null ||
 		fail "writing /dev/mapper/integ failed" || return
 	[ "$(direct_sum /dev/mapper/integ $n)" = "$want" ] ||
-		fail "read back through chacha20-$SFX differs" || return
+		fail "read back through the module's $aead differs" || return
 
 	# Where block k's ciphertext is on the disk: as dm-integrity gives it
 	# to dm-crypt, found on $dev; once, past the LUKS2 header.
@@ -942,9 +996,9 @@ integrity_round_trip() {
 	! loaded $MOD || fail "$MOD was loaded again" || return
 	got=$(direct_sum /dev/mapper/integ $n)
 	[ "$got" = "$want" ] ||
-		fail "the in-tree $aead reads back other data than chacha20-$SFX wrote" ||
+		fail "the in-tree $aead reads back other data than the module's wrote" ||
 		return
-	echo "4 MiB written via chacha20-$SFX read back identically via $d"
+	echo "4 MiB written via the module's $aead read back identically via $d"
 	cs close integ || fail "cryptsetup close failed" || return
 
 	# One flipped byte in block k's ciphertext: that block fails its

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ChaCha20-Poly1305 in one walk: the ChaCha20 key stream and Poly1305 of
+ * the ciphertext over each stretch of at most CHACHA_SIMD_CHUNK bytes in
+ * the same SIMD section, the second pass over bytes still in L1.  See
+ * chacha20poly1305_core.h.
+ */
+
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <asm/byteorder.h>
+
+#include "chacha20poly1305_core.h"
+
+#define POLY_BLOCK	POLY1305_CORE_BLOCK_BYTES
+
+/*
+ * Every Poly1305 block of the AEAD is whole: RFC 8439 pads the AD and the
+ * ciphertext with zeros to 16 bytes, so hibit is always 1.
+ */
+const struct poly1305_impl poly1305_impls[] = {
+	{ "c", 0, 0, poly1305_core_blocks, NULL, 0 },
+#ifdef __x86_64__
+	{ "mulx", CHACHA_CPU_BMI2_ADX, 0, poly1305_blocks_x86_64_mulx,
+	  NULL, 0 },
+	/*
+	 * zmm: only where zmm costs no clock speed, as for ChaCha20.  The
+	 * powers of r cost about as much as 16 blocks of mulx: below that,
+	 * mulx.
+	 */
+	{ "ifma", CHACHA_CPU_AVX512 | CHACHA_CPU_IFMA | CHACHA_CPU_BMI2_ADX,
+	  CHACHA_CPU_PREFER_ZMM, poly1305_blocks_x86_64_mulx,
+	  poly1305_blocks_avx512ifma, 16 },
+#endif
+};
+
+const unsigned int poly1305_nimpls = ARRAY_SIZE(poly1305_impls);
+
+/* @nblocks whole blocks of @src, in the SIMD function where it pays. */
+static void chachapoly_blocks(struct chachapoly_req *r, const u8 *src,
+			      unsigned int nblocks, bool in_section)
+{
+	const struct poly1305_impl *pi = r->pi;
+
+	if (in_section && pi->simd && nblocks >= pi->simd_min_blocks)
+		pi->simd(&r->poly, src, nblocks, 1);
+	else if (nblocks)
+		pi->scalar(&r->poly, src, nblocks, 1);
+}
+
+/* The last partial block of AD or text, padded with zeros. */
+static void chachapoly_pad(struct chachapoly_req *r, const u8 *src,
+			   unsigned int len)
+{
+	u8 block[POLY_BLOCK] = { 0 };
+
+	memcpy(block, src, len);
+	r->pi->scalar(&r->poly, block, 1, 1);
+	memzero_explicit(block, sizeof(block));
+}
+
+void chachapoly_init(struct chachapoly_req *r, const struct chacha_impl *ci,
+		     const struct poly1305_impl *pi, const u32 *key,
+		     const u8 nonce[CHACHAPOLY_NONCE_BYTES], bool simd_usable)
+{
+	u8 iv[CHACHA_IV_BYTES] = { 0 };		/* counter 0 */
+	u8 block0[CHACHA_BLOCK_BYTES] = { 0 };
+
+	memcpy(iv + 4, nonce, CHACHAPOLY_NONCE_BYTES);
+	r->ci = ci;
+	r->pi = pi;
+	r->adlen = 0;
+	r->textlen = 0;
+	r->buflen = 0;
+	chacha_init_state(r->state, key, iv);
+	/* Block 0: the one-time Poly1305 key, its first 32 bytes. */
+	chacha_crypt_request(ci, r->state, block0, block0, sizeof(block0), 20,
+			     simd_usable);
+	poly1305_core_init(&r->poly, block0);
+	memzero_explicit(block0, sizeof(block0));
+}
+
+void chachapoly_ad(struct chachapoly_req *r, const u8 *ad, unsigned int len)
+{
+	unsigned int n;
+
+	r->adlen += len;
+	if (r->buflen) {
+		n = min(len, POLY_BLOCK - r->buflen);
+		memcpy(r->buf + r->buflen, ad, n);
+		r->buflen += n;
+		ad += n;
+		len -= n;
+		if (r->buflen < POLY_BLOCK)
+			return;
+		chachapoly_blocks(r, r->buf, 1, false);
+		r->buflen = 0;
+	}
+	n = round_down(len, POLY_BLOCK);
+	chachapoly_blocks(r, ad, n / POLY_BLOCK, false);
+	memcpy(r->buf, ad + n, len - n);
+	r->buflen = len - n;
+}
+
+/* The AD's last partial block, once, before the first ciphertext. */
+static void chachapoly_ad_end(struct chachapoly_req *r)
+{
+	if (r->buflen) {
+		chachapoly_pad(r, r->buf, r->buflen);
+		memzero_explicit(r->buf, sizeof(r->buf));
+		r->buflen = 0;
+	}
+}
+
+/* Poly1305 of @len bytes of ciphertext, padded if the text ends here. */
+static void chachapoly_text(struct chachapoly_req *r, const u8 *ct,
+			    unsigned int len, bool in_section)
+{
+	unsigned int n = round_down(len, POLY_BLOCK);
+
+	chachapoly_blocks(r, ct, n / POLY_BLOCK, in_section);
+	if (len > n)
+		chachapoly_pad(r, ct + n, len - n);
+}
+
+void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
+		      unsigned int len, bool encrypt, bool simd_usable)
+{
+	const struct chacha_impl *ci = r->ci;
+
+	chachapoly_ad_end(r);
+	r->textlen += len;
+
+	if (len <= chacha_scalar_max_bytes || !ci->cores[0].blocks ||
+	    !simd_usable) {
+		if (!encrypt)
+			chachapoly_text(r, src, len, false);
+		chacha_crypt_request(ci, r->state, dst, src, len, 20, false);
+		if (encrypt)
+			chachapoly_text(r, dst, len, false);
+		return;
+	}
+
+	while (len) {
+		unsigned int n = min_t(unsigned int, len, CHACHA_SIMD_CHUNK);
+		struct chacha_simd_save buf __uninitialized;
+		struct chacha_simd_save *save = sizeof(buf) ? &buf : NULL;
+
+		chacha_simd_begin(save);
+		if (!encrypt)
+			chachapoly_text(r, src, n, true);
+		chacha_crypt_impl(ci, r->state, dst, src, n, 20);
+		if (encrypt)
+			chachapoly_text(r, dst, n, true);
+		chacha_simd_end(save);
+		dst += n;
+		src += n;
+		len -= n;
+	}
+}
+
+void chachapoly_final(struct chachapoly_req *r,
+		      u8 tag[CHACHAPOLY_TAG_BYTES])
+{
+	__le64 lens[2];
+
+	/* AD alone, no text: its partial block is still buffered. */
+	chachapoly_ad_end(r);
+	lens[0] = cpu_to_le64(r->adlen);
+	lens[1] = cpu_to_le64(r->textlen);
+	r->pi->scalar(&r->poly, (const u8 *)lens, 1, 1);
+	poly1305_core_emit(&r->poly, tag);
+	memzero_explicit(r, sizeof(*r));
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ChaCha20-Poly1305 (RFC 8439 section 2.8) on the module's ChaCha cores
+ * and Poly1305 block functions, in one walk over the text: each stretch
+ * of at most CHACHA_SIMD_CHUNK bytes is enciphered and authenticated
+ * inside one SIMD section while it is in L1.  Nothing here knows about the
+ * crypto API: the AEAD glue (chacha20poly1305_glue.c) feeds it the AD and
+ * the text of a request step by step; the user-space harness and the
+ * benchmark build it unchanged.
+ */
+#ifndef CHACHA20POLY1305_CORE_H
+#define CHACHA20POLY1305_CORE_H
+
+#include "chacha20_core.h"
+#include "poly1305_core.h"
+
+#define CHACHAPOLY_KEY_BYTES	32
+#define CHACHAPOLY_NONCE_BYTES	12
+#define CHACHAPOLY_TAG_BYTES	16
+
+typedef void (*poly1305_blocks_fn)(struct poly1305_core_state *st,
+				   const u8 *src, unsigned int nblocks,
+				   u32 hibit);
+
+/*
+ * A Poly1305 implementation: @scalar uses no vector register and runs
+ * anywhere; @simd, if any, runs only inside a SIMD section and only for
+ * runs of at least @simd_min_blocks blocks (it is slower below).  Both
+ * work on the same struct poly1305_core_state.
+ */
+struct poly1305_impl {
+	const char *name;
+	unsigned int needs;	/* CHACHA_CPU_* */
+	/* As in struct chacha_impl: not chosen by default without these. */
+	unsigned int prefer;
+	poly1305_blocks_fn scalar;
+	poly1305_blocks_fn simd;
+	unsigned int simd_min_blocks;
+};
+
+/* All Poly1305 implementations, lowest first; poly1305_impls[0] is C. */
+extern const struct poly1305_impl poly1305_impls[];
+extern const unsigned int poly1305_nimpls;
+
+/*
+ * One request's state, from chachapoly_init() to chachapoly_final(): the
+ * ChaCha state at the next block, Poly1305's, the AD's partial block,
+ * and the lengths for the last block of the MAC.
+ */
+struct chachapoly_req {
+	const struct chacha_impl *ci;
+	const struct poly1305_impl *pi;
+	u32 state[CHACHA_STATE_WORDS];
+	struct poly1305_core_state poly;
+	u64 adlen;
+	u64 textlen;
+	u8 buf[POLY1305_CORE_BLOCK_BYTES];
+	unsigned int buflen;
+};
+
+/*
+ * Start a request: the ChaCha20 state for @key (8 words, CPU order) and
+ * @nonce with the counter at 0; block 0 of the key stream is the
+ * Poly1305 key, and the text starts at block 1.
+ */
+void chachapoly_init(struct chachapoly_req *r, const struct chacha_impl *ci,
+		     const struct poly1305_impl *pi, const u32 *key,
+		     const u8 nonce[CHACHAPOLY_NONCE_BYTES], bool simd_usable);
+
+/* Authenticate @len more bytes of AD, in pieces of any length. */
+void chachapoly_ad(struct chachapoly_req *r, const u8 *ad, unsigned int len);
+
+/*
+ * Encipher (@encrypt) or decipher @len more bytes of text from @src into
+ * @dst (the same or not overlapping at all) and authenticate the
+ * ciphertext: what it writes when encrypting, what it reads when
+ * decrypting, so that in place decryption authenticates the ciphertext
+ * before the pass overwrites it.  The AD is complete from the first call
+ * on.  Every call but the last takes a multiple of CHACHA_BLOCK_BYTES.
+ * SIMD sections of at most CHACHA_SIMD_CHUNK bytes if @simd_usable.
+ */
+void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
+		      unsigned int len, bool encrypt, bool simd_usable);
+
+/* The tag of the AD and text so far; wipes @r. */
+void chachapoly_final(struct chachapoly_req *r,
+		      u8 tag[CHACHAPOLY_TAG_BYTES]);
+
+#endif /* CHACHA20POLY1305_CORE_H */

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rfc7539(chacha20,poly1305) and rfc7539esp(chacha20,poly1305) AEADs
+ * in one walk over the text (chacha20poly1305_core.c), on the ChaCha
+ * implementation the skciphers use and the best Poly1305 of the CPU.
+ *
+ * Byte for byte the kernel's rfc7539 template (crypto/chacha20poly1305.c):
+ * the same key, IV and AD layouts and the same errors, except that a
+ * request whose tag does not match leaves zeros, not plaintext, where the
+ * text was in dst.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <crypto/algapi.h>
+#include <crypto/internal/aead.h>
+#include <crypto/internal/simd.h>
+#include <crypto/internal/skcipher.h>
+#include <crypto/scatterwalk.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/scatterlist.h>
+#include <linux/string.h>
+#include <asm/simd.h>
+
+#include "chacha20poly1305_core.h"
+#include "chacha20_glue.h"
+#include "kunit/chacha20_simd_test.h"
+
+#define CHACHAPOLY_SALT_BYTES	4	/* rfc7539esp: the key's last 4 */
+#define CHACHAPOLY_ESP_IV_BYTES	8
+
+#ifdef CHACHA_TEST_HOOKS
+static const struct poly1305_impl *chachapoly_pi;
+#else
+static const struct poly1305_impl *chachapoly_pi __ro_after_init;
+#endif
+
+struct chachapoly_tfm_ctx {
+	u32 key[CHACHAPOLY_KEY_BYTES / sizeof(u32)];
+	u8 salt[CHACHAPOLY_SALT_BYTES];
+};
+
+/* rfc7539esp has an 8-byte IV and the salt; rfc7539 a 12-byte IV. */
+static bool chachapoly_is_esp(struct crypto_aead *tfm)
+{
+	return crypto_aead_ivsize(tfm) == CHACHAPOLY_ESP_IV_BYTES;
+}
+
+static int chachapoly_setkey(struct crypto_aead *tfm, const u8 *key,
+			     unsigned int keylen)
+{
+	struct chachapoly_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	unsigned int saltlen = chachapoly_is_esp(tfm) ? CHACHAPOLY_SALT_BYTES
+						      : 0;
+	int i;
+
+	if (keylen != CHACHAPOLY_KEY_BYTES + saltlen)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(ctx->key); i++) {
+		__le32 w;
+
+		memcpy(&w, key + 4 * i, sizeof(w));
+		ctx->key[i] = le32_to_cpu(w);
+	}
+	memcpy(ctx->salt, key + CHACHAPOLY_KEY_BYTES, saltlen);
+	return 0;
+}
+
+static int chachapoly_setauthsize(struct crypto_aead *tfm,
+				  unsigned int authsize)
+{
+	return authsize == CHACHAPOLY_TAG_BYTES ? 0 : -EINVAL;
+}
+
+/* The AD, from the front of req->src, through a small buffer. */
+static void chachapoly_hash_ad(struct chachapoly_req *r,
+			       struct aead_request *req, unsigned int adlen)
+{
+	u8 buf[64] __aligned(8);
+	unsigned int off = 0;
+
+	while (off < adlen) {
+		unsigned int n = min_t(unsigned int, adlen - off, sizeof(buf));
+
+		scatterwalk_map_and_copy(buf, req->src, off, n, 0);
+		chachapoly_ad(r, buf, n);
+		off += n;
+	}
+	memzero_explicit(buf, sizeof(buf));
+}
+
+/*
+ * One request.  @textlen: the text's bytes, without the tag.  Returns the
+ * walk's error; the tag of the ciphertext in @tag.
+ */
+static int chachapoly_walk(struct aead_request *req, bool encrypt,
+			   unsigned int textlen, u8 tag[CHACHAPOLY_TAG_BYTES])
+{
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	const struct chachapoly_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	bool simd = crypto_simd_usable();
+	struct chachapoly_req r __uninitialized;	/* chachapoly_init() */
+	u8 nonce[CHACHAPOLY_NONCE_BYTES];
+	unsigned int adlen = req->assoclen;
+	struct skcipher_walk walk;
+	int err;
+
+	if (chachapoly_is_esp(tfm)) {
+		/* The AD ends in the IV, which is not authenticated. */
+		if (adlen < CHACHAPOLY_ESP_IV_BYTES)
+			return -EINVAL;
+		adlen -= CHACHAPOLY_ESP_IV_BYTES;
+		memcpy(nonce, ctx->salt, CHACHAPOLY_SALT_BYTES);
+		memcpy(nonce + CHACHAPOLY_SALT_BYTES, req->iv,
+		       CHACHAPOLY_ESP_IV_BYTES);
+	} else {
+		memcpy(nonce, req->iv, CHACHAPOLY_NONCE_BYTES);
+	}
+
+	if (encrypt)
+		err = skcipher_walk_aead_encrypt(&walk, req, false);
+	else
+		err = skcipher_walk_aead_decrypt(&walk, req, false);
+
+	chachapoly_init(&r, READ_ONCE(chacha_impl), READ_ONCE(chachapoly_pi),
+			ctx->key, nonce, simd);
+	chachapoly_hash_ad(&r, req, adlen);
+
+	while (walk.nbytes) {
+		unsigned int n = walk.nbytes;
+
+		/* Only the last step may end inside a block. */
+		if (n < walk.total)
+			n = round_down(n, CHACHA_BLOCK_BYTES);
+		chachapoly_crypt(&r, walk.dst.virt.addr, walk.src.virt.addr,
+				 n, encrypt, simd);
+		err = skcipher_walk_done(&walk, walk.nbytes - n);
+	}
+
+	chachapoly_final(&r, tag);
+	memzero_explicit(nonce, sizeof(nonce));
+	return err;
+}
+
+static int chachapoly_encrypt(struct aead_request *req)
+{
+	u8 tag[CHACHAPOLY_TAG_BYTES];
+	int err;
+
+	err = chachapoly_walk(req, true, req->cryptlen, tag);
+	if (!err)
+		scatterwalk_map_and_copy(tag, req->dst,
+					 req->assoclen + req->cryptlen,
+					 sizeof(tag), 1);
+	memzero_explicit(tag, sizeof(tag));
+	return err;
+}
+
+static int chachapoly_decrypt(struct aead_request *req)
+{
+	u8 tag[CHACHAPOLY_TAG_BYTES], want[CHACHAPOLY_TAG_BYTES];
+	unsigned int textlen;
+	int err;
+
+	if (req->cryptlen < CHACHAPOLY_TAG_BYTES)
+		return -EINVAL;
+	textlen = req->cryptlen - CHACHAPOLY_TAG_BYTES;
+	/* Before the walk: in place, the text's last step may be next to it. */
+	scatterwalk_map_and_copy(want, req->src, req->assoclen + textlen,
+				 sizeof(want), 0);
+
+	err = chachapoly_walk(req, false, textlen, tag);
+	if (!err && crypto_memneq(tag, want, sizeof(tag))) {
+		/* No plaintext of a forgery stays behind. */
+		sg_zero_buffer(req->dst, sg_nents(req->dst), textlen,
+			       req->assoclen);
+		err = -EBADMSG;
+	}
+	memzero_explicit(tag, sizeof(tag));
+	memzero_explicit(want, sizeof(want));
+	return err;
+}
+
+#define CHACHAPOLY_ALG(alg, ivbytes) {					\
+	.base.cra_name		= alg,					\
+	.base.cra_blocksize	= 1,					\
+	.base.cra_ctxsize	= sizeof(struct chachapoly_tfm_ctx),	\
+	.base.cra_module	= THIS_MODULE,				\
+	.ivsize			= ivbytes,				\
+	.maxauthsize		= CHACHAPOLY_TAG_BYTES,			\
+	.chunksize		= CHACHA_BLOCK_BYTES,			\
+	.setkey			= chachapoly_setkey,			\
+	.setauthsize		= chachapoly_setauthsize,		\
+	.encrypt		= chachapoly_encrypt,			\
+	.decrypt		= chachapoly_decrypt,			\
+}
+
+static struct aead_alg chachapoly_algs[] = {
+	CHACHAPOLY_ALG("rfc7539(chacha20,poly1305)", CHACHAPOLY_NONCE_BYTES),
+	CHACHAPOLY_ALG("rfc7539esp(chacha20,poly1305)",
+		       CHACHAPOLY_ESP_IV_BYTES),
+};
+
+/* Driver names: rfc7539-<chacha impl>-<poly1305 impl>-oot, ... */
+static const char *const chachapoly_prefix[] = { "rfc7539", "rfc7539esp" };
+
+/* The best Poly1305 a CPU with @have runs, or the one @name asks for. */
+static const struct poly1305_impl *chachapoly_choose_poly(unsigned int have,
+							   const char *name)
+{
+	const struct poly1305_impl *best = &poly1305_impls[0];
+	unsigned int i;
+
+	for (i = 0; i < poly1305_nimpls; i++) {
+		const struct poly1305_impl *p = &poly1305_impls[i];
+		bool usable = (p->needs & have) == p->needs;
+
+		if (name && *name && sysfs_streq(name, p->name)) {
+			if (usable)
+				return p;
+			pr_err("poly1305=%s: this CPU lacks what it needs\n",
+			       name);
+			return ERR_PTR(-ENODEV);
+		}
+		if (usable && (p->prefer & have) == p->prefer)
+			best = p;
+	}
+	if (name && *name) {
+		pr_err("poly1305=%s: unknown implementation\n", name);
+		return ERR_PTR(-EINVAL);
+	}
+	return best;
+}
+
+/*
+ * The template's instance on the module's chacha20 has its priority on
+ * 7.x, (its priority + poly1305's) / 2 on 6.x, where no poly1305 driver is
+ * above CHACHAPOLY_POLY_PRIORITY_MAX (poly1305-simd, 300): one above the
+ * higher of the two wins either lookup, whatever priority= says.
+ */
+#define CHACHAPOLY_POLY_PRIORITY_MAX	300
+
+int __init chachapoly_register(const struct chacha_impl *ci, int priority,
+			       unsigned int have, const char *poly_name)
+{
+	const struct poly1305_impl *pi = chachapoly_choose_poly(have,
+								 poly_name);
+	int prio = max(priority,
+		       (priority + CHACHAPOLY_POLY_PRIORITY_MAX) / 2) + 1;
+	int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(chachapoly_prefix) !=
+		     ARRAY_SIZE(chachapoly_algs));
+	if (IS_ERR(pi))
+		return PTR_ERR(pi);
+	/*
+	 * arm64 has no Poly1305 of the module's in assembly yet: the template
+	 * on the in-tree NEON drivers would beat NEON ChaCha20 with Poly1305
+	 * in C, and no lookup must find the slower one.
+	 */
+	if (!IS_ENABLED(CONFIG_X86_64)) {
+		pr_info("no ChaCha20-Poly1305 on this architecture yet\n");
+		return 0;
+	}
+	chachapoly_pi = pi;
+	for (i = 0; i < ARRAY_SIZE(chachapoly_algs); i++) {
+		struct crypto_alg *base = &chachapoly_algs[i].base;
+
+		base->cra_priority = prio;
+		snprintf(base->cra_driver_name, sizeof(base->cra_driver_name),
+			 "%s-%s-%s-" DRIVER_SUFFIX, chachapoly_prefix[i],
+			 ci->name, pi->name);
+	}
+	pr_info("ChaCha20-Poly1305 on %s and Poly1305 %s, priority %d\n",
+		ci->name, pi->name, prio);
+	return crypto_register_aeads(chachapoly_algs,
+				     ARRAY_SIZE(chachapoly_algs));
+}
+
+void chachapoly_unregister(void)
+{
+	if (IS_ENABLED(CONFIG_X86_64))
+		crypto_unregister_aeads(chachapoly_algs,
+					ARRAY_SIZE(chachapoly_algs));
+}
+
+#ifdef CHACHA_TEST_HOOKS
+/* The test-only interface of kunit/chacha20_simd_test.h. */
+const struct poly1305_impl *chacha_test_poly(unsigned int i)
+{
+	const struct poly1305_impl *p;
+
+	if (i >= poly1305_nimpls)
+		return NULL;
+	p = &poly1305_impls[i];
+	if ((p->needs & chacha_cpu_features()) != p->needs)
+		return ERR_PTR(-ENODEV);
+	return p;
+}
+EXPORT_SYMBOL_NS_GPL(chacha_test_poly, CHACHA_TEST_NS);
+
+const struct poly1305_impl *
+chacha_test_set_poly(const struct poly1305_impl *p)
+{
+	if (p < poly1305_impls || p >= poly1305_impls + poly1305_nimpls ||
+	    (p->needs & chacha_cpu_features()) != p->needs)
+		return ERR_PTR(-EINVAL);
+	return xchg(&chachapoly_pi, p);
+}
+EXPORT_SYMBOL_NS_GPL(chacha_test_set_poly, CHACHA_TEST_NS);
+#endif
+
+MODULE_ALIAS_CRYPTO("rfc7539(chacha20,poly1305)");
+MODULE_ALIAS_CRYPTO("rfc7539esp(chacha20,poly1305)");
