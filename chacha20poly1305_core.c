@@ -15,6 +15,27 @@
 #define POLY_BLOCK	POLY1305_CORE_BLOCK_BYTES
 
 /*
+ * Faults the user-space tests plant in a copy of this file (make -C tests
+ * aead-mutate), each of which the harness must catch; never in the
+ * module.
+ */
+#define CHACHAPOLY_FAULT_ADPAD	1	/* the AD's last part block unpadded */
+#define CHACHAPOLY_FAULT_LENS	2	/* the lengths block swapped */
+#define CHACHAPOLY_FAULT_DECAUTH 3	/* decryption MACs the plaintext */
+#define CHACHAPOLY_FAULT_CHUNK	4	/* in a section, the chunk's last block unMACed */
+#define CHACHAPOLY_FAULT_COUNTER 5	/* the text starts at block 0 */
+#define CHACHAPOLY_FAULT_TAIL	6	/* the text's part block padded with 0x01 */
+
+#ifdef CHACHAPOLY_PLANT_FAULT
+#ifdef __KERNEL__
+#error "CHACHAPOLY_PLANT_FAULT is for the user-space tests only"
+#endif
+#define PLANTED(fault)	(CHACHAPOLY_FAULT_##fault == (CHACHAPOLY_PLANT_FAULT))
+#else
+#define PLANTED(fault)	(0 && CHACHAPOLY_FAULT_##fault)
+#endif
+
+/*
  * Every Poly1305 block of the AEAD is whole: RFC 8439 pads the AD and the
  * ciphertext with zeros to 16 bytes, so hibit is always 1.
  */
@@ -55,6 +76,8 @@ static void chachapoly_pad(struct chachapoly_req *r, const u8 *src,
 	u8 block[POLY_BLOCK] = { 0 };
 
 	memcpy(block, src, len);
+	if (PLANTED(TAIL))
+		block[len] = 1;
 	r->pi->scalar(&r->poly, block, 1, 1);
 	memzero_explicit(block, sizeof(block));
 }
@@ -78,6 +101,8 @@ void chachapoly_init(struct chachapoly_req *r, const struct chacha_impl *ci,
 			     simd_usable);
 	poly1305_core_init(&r->poly, block0);
 	memzero_explicit(block0, sizeof(block0));
+	if (PLANTED(COUNTER))
+		r->state[12] = 0;
 }
 
 void chachapoly_ad(struct chachapoly_req *r, const u8 *ad, unsigned int len)
@@ -105,7 +130,7 @@ void chachapoly_ad(struct chachapoly_req *r, const u8 *ad, unsigned int len)
 /* The AD's last partial block, once, before the first ciphertext. */
 static void chachapoly_ad_end(struct chachapoly_req *r)
 {
-	if (r->buflen) {
+	if (r->buflen && !PLANTED(ADPAD)) {
 		chachapoly_pad(r, r->buf, r->buflen);
 		memzero_explicit(r->buf, sizeof(r->buf));
 		r->buflen = 0;
@@ -118,6 +143,8 @@ static void chachapoly_text(struct chachapoly_req *r, const u8 *ct,
 {
 	unsigned int n = round_down(len, POLY_BLOCK);
 
+	if (PLANTED(CHUNK) && in_section && n == CHACHA_SIMD_CHUNK)
+		len = n -= POLY_BLOCK;
 	chachapoly_blocks(r, ct, n / POLY_BLOCK, in_section);
 	if (len > n)
 		chachapoly_pad(r, ct + n, len - n);
@@ -133,10 +160,10 @@ void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
 
 	if (len <= chacha_scalar_max_bytes || !ci->cores[0].blocks ||
 	    !simd_usable) {
-		if (!encrypt)
+		if (!encrypt && !PLANTED(DECAUTH))
 			chachapoly_text(r, src, len, false);
 		chacha_crypt_request(ci, r->state, dst, src, len, 20, false);
-		if (encrypt)
+		if (encrypt || PLANTED(DECAUTH))
 			chachapoly_text(r, dst, len, false);
 		return;
 	}
@@ -147,10 +174,10 @@ void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
 		struct chacha_simd_save *save = sizeof(buf) ? &buf : NULL;
 
 		chacha_simd_begin(save);
-		if (!encrypt)
+		if (!encrypt && !PLANTED(DECAUTH))
 			chachapoly_text(r, src, n, true);
 		chacha_crypt_impl(ci, r->state, dst, src, n, 20);
-		if (encrypt)
+		if (encrypt || PLANTED(DECAUTH))
 			chachapoly_text(r, dst, n, true);
 		chacha_simd_end(save);
 		dst += n;
@@ -166,8 +193,8 @@ void chachapoly_final(struct chachapoly_req *r,
 
 	/* AD alone, no text: its partial block is still buffered. */
 	chachapoly_ad_end(r);
-	lens[0] = cpu_to_le64(r->adlen);
-	lens[1] = cpu_to_le64(r->textlen);
+	lens[PLANTED(LENS)] = cpu_to_le64(r->adlen);
+	lens[!PLANTED(LENS)] = cpu_to_le64(r->textlen);
 	r->pi->scalar(&r->poly, (const u8 *)lens, 1, 1);
 	poly1305_core_emit(&r->poly, tag);
 	memzero_explicit(r, sizeof(*r));

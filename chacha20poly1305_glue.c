@@ -5,7 +5,8 @@
  * implementation the skciphers use and the best Poly1305 of the CPU.
  *
  * Byte for byte the kernel's rfc7539 template (crypto/chacha20poly1305.c):
- * the same key, IV and AD layouts and the same errors, except that a
+ * the same key, IV and AD layouts and the same errors, and out of place
+ * the AD copied to dst as the template does from 6.16 on; except that a
  * request whose tag does not match leaves zeros, not plaintext, where the
  * text was in dst.
  */
@@ -73,18 +74,27 @@ static int chachapoly_setauthsize(struct crypto_aead *tfm,
 	return authsize == CHACHAPOLY_TAG_BYTES ? 0 : -EINVAL;
 }
 
-/* The AD, from the front of req->src, through a small buffer. */
+/*
+ * The AD, from the front of req->src through a small buffer: its first
+ * @adlen bytes authenticated (rfc7539esp leaves out the IV at its end),
+ * all of them copied to req->dst out of place, as the template does from
+ * 6.16 on.
+ */
 static void chachapoly_hash_ad(struct chachapoly_req *r,
 			       struct aead_request *req, unsigned int adlen)
 {
 	u8 buf[64] __aligned(8);
 	unsigned int off = 0;
 
-	while (off < adlen) {
-		unsigned int n = min_t(unsigned int, adlen - off, sizeof(buf));
+	while (off < req->assoclen) {
+		unsigned int n = min_t(unsigned int, req->assoclen - off,
+				       sizeof(buf));
 
 		scatterwalk_map_and_copy(buf, req->src, off, n, 0);
-		chachapoly_ad(r, buf, n);
+		if (off < adlen)
+			chachapoly_ad(r, buf, min(n, adlen - off));
+		if (req->dst != req->src)
+			scatterwalk_map_and_copy(buf, req->dst, off, n, 1);
 		off += n;
 	}
 	memzero_explicit(buf, sizeof(buf));
@@ -311,5 +321,11 @@ chacha_test_set_poly(const struct poly1305_impl *p)
 EXPORT_SYMBOL_NS_GPL(chacha_test_set_poly, CHACHA_TEST_NS);
 #endif
 
+/*
+ * Where the AEADs are registered: a lookup that finds no driver loads the
+ * module (dm-crypt, IPsec and kTLS ask for these names).
+ */
+#ifdef CONFIG_X86_64
 MODULE_ALIAS_CRYPTO("rfc7539(chacha20,poly1305)");
 MODULE_ALIAS_CRYPTO("rfc7539esp(chacha20,poly1305)");
+#endif

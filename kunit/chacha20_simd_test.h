@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The test-only interface chacha20_simd exports to its KUnit module
- * (kunit/chacha20_simd_kunit.c) in a build made for the KUnit runs (make
+ * (kunit/chacha_kunit.c) in a build made for the KUnit runs (make
  * CHACHA_TEST_HOOKS=1, see Kbuild), in the symbol namespace
  * CHACHA20_SIMD_TEST.  Nothing else should use it; a normal build has none
  * of it.

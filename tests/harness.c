@@ -110,6 +110,11 @@ void new_group(void)
 	n_reported = 0;
 }
 
+unsigned int harness_failed(void)
+{
+	return n_failed;
+}
+
 void count(bool ok)
 {
 	if (ok)
@@ -950,7 +955,7 @@ static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: harness [--list-cores] [--mutate IMPL:BLOCKS[:flip|overrun|state]]\n"
-		"               [--poly1305-only] [--seed N] [--max-report N]\n");
+		"               [--poly1305-only] [--aead-only] [--seed N] [--max-report N]\n");
 	exit(2);
 }
 
@@ -970,7 +975,7 @@ int main(int argc, char **argv)
 {
 	const struct chacha_impl *only = NULL;
 	const char *mutate = NULL;
-	bool list = false, poly1305_only = false;
+	bool list = false, poly1305_only = false, aead_only = false;
 	u64 seed = 1;
 	unsigned int i;
 	int a;
@@ -982,6 +987,8 @@ int main(int argc, char **argv)
 			mutate = argv[++a];
 		else if (!strcmp(argv[a], "--poly1305-only"))
 			poly1305_only = true;
+		else if (!strcmp(argv[a], "--aead-only"))
+			aead_only = true;
 		else if (!strcmp(argv[a], "--seed") && a + 1 < argc)
 			seed = parse_num(argv[++a]);
 		else if (!strcmp(argv[a], "--max-report") && a + 1 < argc)
@@ -989,7 +996,7 @@ int main(int argc, char **argv)
 		else
 			print_usage();
 	}
-	if (poly1305_only && (mutate || list))
+	if ((poly1305_only || aead_only) && (mutate || list))
 		print_usage();
 	rng_state = seed * 0x9e3779b97f4a7c15ull + 0x5eed;
 
@@ -1028,10 +1035,14 @@ int main(int argc, char **argv)
 		       mutation_names[mutation]);
 	}
 
-	if (poly1305_only) {
-		printf("Poly1305 checks only, seed %llu\n",
+	if (poly1305_only || aead_only) {
+		printf("%s checks only, seed %llu\n",
+		       aead_only ? "ChaCha20-Poly1305" : "Poly1305",
 		       (unsigned long long)seed);
-		test_poly1305();
+		if (poly1305_only)
+			test_poly1305();
+		else
+			test_aead();
 		goto out;
 	}
 
@@ -1057,8 +1068,10 @@ int main(int argc, char **argv)
 			test_impl(&impls[i]);
 	}
 	/* The Poly1305 checks are not about the ChaCha table's copy. */
-	if (!only)
+	if (!only) {
 		test_poly1305();
+		test_aead();
+	}
 
 out:
 	free(impls);

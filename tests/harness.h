@@ -35,4 +35,10 @@ void rng_fill(u8 *p, size_t len);
  */
 void test_poly1305(void);
 
+/* aead_test.c: the checks of chacha20poly1305_core.c. */
+void test_aead(void);
+
+/* Checks failed so far. */
+unsigned int harness_failed(void);
+
 #endif /* TESTS_HARNESS_H */

@@ -44,11 +44,23 @@ static bool has_avx512(void)
 	       __builtin_cpu_supports("avx512bw");
 }
 
+static bool has_bmi2_adx(void)
+{
+	return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+}
+
+static bool has_ifma(void)
+{
+	return __builtin_cpu_supports("avx512ifma");
+}
+
 static const struct cpu_feature cpu_features[] = {
 	{ CHACHA_CPU_SSE2, "sse2", has_sse2 },
 	{ CHACHA_CPU_SSSE3, "ssse3", has_ssse3 },
 	{ CHACHA_CPU_AVX2, "avx2", has_avx2 },
 	{ CHACHA_CPU_AVX512, "AVX-512", has_avx512 },
+	{ CHACHA_CPU_BMI2_ADX, "bmi2+adx", has_bmi2_adx },
+	{ CHACHA_CPU_IFMA, "avx512ifma", has_ifma },
 };
 #elif defined(__aarch64__)
 /* What the kernel reports: Linux's HWCAP_ASIMD. */

@@ -13,11 +13,21 @@
 #define BUILD_BUG_ON(e)		((void)BUILD_BUG_ON_ZERO(e))
 
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+/* @y a power of two, as in the kernel. */
+#define round_down(x, y)	((x) & ~((__typeof__(x))(y) - 1))
 
 #define min_t(type, a, b) ({			\
 	type __min_a = (a);			\
 	type __min_b = (b);			\
 	__min_a < __min_b ? __min_a : __min_b;	\
+})
+
+/* The kernel's min() also rejects operands of different types. */
+#define min(a, b) ({						\
+	__auto_type __min_x = (a);				\
+	__auto_type __min_y = (b);				\
+	(void)(&__min_x == &__min_y);				\
+	__min_x < __min_y ? __min_x : __min_y;			\
 })
 
 #endif /* TESTS_SHIM_LINUX_KERNEL_H */
