@@ -57,6 +57,26 @@ const struct poly1305_impl poly1305_impls[] = {
 
 const unsigned int poly1305_nimpls = ARRAY_SIZE(poly1305_impls);
 
+/*
+ * @fn of one of poly1305_impls[] as a direct call, so that the request
+ * path makes no indirect call (a retpoline on the kernels that patch
+ * them in; tools/disasm-check.sh): each known function by name, C for
+ * anything else, which the table never holds.
+ */
+static __always_inline void poly1305_call(poly1305_blocks_fn fn,
+					  struct poly1305_core_state *st,
+					  const u8 *src, unsigned int nblocks)
+{
+#ifdef __x86_64__
+	if (fn == poly1305_blocks_avx512ifma)
+		poly1305_blocks_avx512ifma(st, src, nblocks, 1);
+	else if (fn == poly1305_blocks_x86_64_mulx)
+		poly1305_blocks_x86_64_mulx(st, src, nblocks, 1);
+	else
+#endif
+		poly1305_core_blocks(st, src, nblocks, 1);
+}
+
 /* @nblocks whole blocks of @src, in the SIMD function where it pays. */
 static void chachapoly_blocks(struct chachapoly_req *r, const u8 *src,
 			      unsigned int nblocks, bool in_section)
@@ -64,9 +84,9 @@ static void chachapoly_blocks(struct chachapoly_req *r, const u8 *src,
 	const struct poly1305_impl *pi = r->pi;
 
 	if (in_section && pi->simd && nblocks >= pi->simd_min_blocks)
-		pi->simd(&r->poly, src, nblocks, 1);
+		poly1305_call(pi->simd, &r->poly, src, nblocks);
 	else if (nblocks)
-		pi->scalar(&r->poly, src, nblocks, 1);
+		poly1305_call(pi->scalar, &r->poly, src, nblocks);
 }
 
 /* The last partial block of AD or text, padded with zeros. */
@@ -78,7 +98,7 @@ static void chachapoly_pad(struct chachapoly_req *r, const u8 *src,
 	memcpy(block, src, len);
 	if (PLANTED(TAIL))
 		block[len] = 1;
-	r->pi->scalar(&r->poly, block, 1, 1);
+	poly1305_call(r->pi->scalar, &r->poly, block, 1);
 	memzero_explicit(block, sizeof(block));
 }
 
@@ -195,7 +215,7 @@ void chachapoly_final(struct chachapoly_req *r,
 	chachapoly_ad_end(r);
 	lens[PLANTED(LENS)] = cpu_to_le64(r->adlen);
 	lens[!PLANTED(LENS)] = cpu_to_le64(r->textlen);
-	r->pi->scalar(&r->poly, (const u8 *)lens, 1, 1);
+	poly1305_call(r->pi->scalar, &r->poly, (const u8 *)lens, 1);
 	poly1305_core_emit(&r->poly, tag);
 	memzero_explicit(r, sizeof(*r));
 }

@@ -83,7 +83,7 @@ static int chachapoly_setauthsize(struct crypto_aead *tfm,
 static void chachapoly_hash_ad(struct chachapoly_req *r,
 			       struct aead_request *req, unsigned int adlen)
 {
-	u8 buf[64] __aligned(8);
+	u8 buf[64] __aligned(8) __uninitialized;	/* written, then read */
 	unsigned int off = 0;
 
 	while (off < req->assoclen) {

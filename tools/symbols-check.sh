@@ -8,7 +8,8 @@
 # CONFIG_KUNIT=m) must carry none of the KUnit test interface: no
 # chacha_test_* symbol and nothing exported, and the implementation
 # chosen at load and the stride chosen for each (chacha_impl,
-# chacha_stride_core) must be in .data..ro_after_init.  Prints the module's
+# chacha_stride_core), and on x86-64 the AEADs' Poly1305 (chachapoly_pi),
+# must be in .data..ro_after_init.  Prints the module's
 # symbol table (its defined functions and data) and fails otherwise.
 # The test build (make CHACHA_TEST_HOOKS=1) is tools/kunit's.
 set -euo pipefail
@@ -41,8 +42,11 @@ for k in "${@:-7.3 7.3-arm64}"; do
 		else
 			echo "  PASS: no chacha_test_* symbol, nothing exported"
 		fi
-		# The choices made at load: the implementation, each one's stride.
-		for sym in chacha_impl chacha_stride_core; do
+		# The choices made at load: the implementation, each one's
+		# stride, and on x86-64 (the AEADs) the Poly1305.
+		syms="chacha_impl chacha_stride_core"
+		[ "$KARCH" = arm64 ] || syms+=" chachapoly_pi"
+		for sym in $syms; do
 			sect=$("$objdump" -t "$ko" | awk -v s="$sym" '$NF == s { print $(NF - 2) }')
 			if [ "$sect" = ".data..ro_after_init" ]; then
 				echo "  PASS: $sym is in $sect"

@@ -226,18 +226,23 @@ done
 verdict 3 luks2-integrity-chacha20 $ok "$det"
 
 # 4. The instances the tests made stay registered after use: Adiantum
-# over both xchacha variants and rfc7539 over chacha20 must be built on
-# the module's drivers, and none on the kernel's own.
+# over both xchacha variants must be built on the module's drivers, none
+# on the kernel's own; rfc7539(chacha20,poly1305) is the module's own AEAD
+# (rfc7539-<isa>-<poly1305>-oot), so no rfc7539 instance at all.
 inst=$(drivers "$out/proc-crypto-after.txt" |
 	awk '$2 ~ /^(adiantum|rfc7539|rfc7539esp)\(/ { print $2 }' | sort -u)
 ok=0 det=''
-for want in adiantum:xchacha12 adiantum:xchacha20 rfc7539:chacha20; do
+aead=$(drivers "$out/proc-crypto-after.txt" |
+	awk '$1 == "rfc7539(chacha20,poly1305)" && $2 ~ /^rfc7539-[a-z0-9]+-[a-z0-9]+-oot$/ && $4 == "passed" { print $2 }')
+[ -n "$aead" ] || { ok=1; det+=" no rfc7539-<isa>-<poly1305>-oot;"; }
+inst=$(printf '%s\n%s' "$inst" "$aead" | sed '/^$/d')
+for want in adiantum:xchacha12 adiantum:xchacha20; do
 	grep -Eq "^${want%:*}\(${want#*:}-[a-z0-9]+-oot," <<<"$inst" || {
 		ok=1
 		det+=" no ${want%:*}(${want#*:}-<isa>-oot,...);"
 	}
 done
-intree=$(grep -Ev '^[a-z0-9]+\((x?chacha[0-9]+)-[a-z0-9]+-oot,' <<<"$inst" |
+intree=$(grep -Ev '^[a-z0-9]+\((x?chacha[0-9]+)-[a-z0-9]+-oot,|^rfc7539-[a-z0-9]+-[a-z0-9]+-oot$' <<<"$inst" |
 	paste -sd' ') || true
 [ -z "$intree" ] || { ok=1; det+=" NOT on the module: $intree;"; }
 used=$(awk '$1 == "chacha20_simd" { print $3 }' "$out/lsmod.txt")
