@@ -319,6 +319,27 @@ chacha_test_set_poly(const struct poly1305_impl *p)
 	return xchg(&chachapoly_pi, p);
 }
 EXPORT_SYMBOL_NS_GPL(chacha_test_set_poly, CHACHA_TEST_NS);
+
+void chacha_test_poly1305(const struct poly1305_impl *p, bool simd,
+			  const u8 *key, const u8 *msg, unsigned int nblocks,
+			  u8 *mac)
+{
+	struct poly1305_core_state st;
+
+	poly1305_core_init(&st, key);
+	if (simd && p->simd) {
+		struct chacha_simd_save save;
+
+		chacha_simd_begin(&save);
+		p->simd(&st, msg, nblocks, 1);
+		chacha_simd_end(&save);
+	} else {
+		p->scalar(&st, msg, nblocks, 1);
+	}
+	poly1305_core_emit(&st, mac);
+	memzero_explicit(&st, sizeof(st));
+}
+EXPORT_SYMBOL_NS_GPL(chacha_test_poly1305, CHACHA_TEST_NS);
 #endif
 
 /*

@@ -63,6 +63,15 @@ const struct poly1305_impl *chacha_test_poly(unsigned int i);
  */
 const struct poly1305_impl *chacha_test_set_poly(const struct poly1305_impl *impl);
 
+/*
+ * The Poly1305 tag of @nblocks whole blocks at @msg under @key (32 bytes)
+ * into @mac (16 bytes), through @impl's block function: its SIMD one in a
+ * SIMD section if @simd and it has one, else its scalar one.
+ */
+void chacha_test_poly1305(const struct poly1305_impl *impl, bool simd,
+			  const u8 *key, const u8 *msg, unsigned int nblocks,
+			  u8 *mac);
+
 /* SIMD sections (chacha_simd_begin() calls) entered so far, on all CPUs. */
 unsigned long chacha_test_simd_sections(void);
 

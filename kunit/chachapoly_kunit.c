@@ -21,10 +21,6 @@
 #include <linux/string.h>
 #include <asm/simd.h>
 
-#ifdef CONFIG_X86
-#include <asm/fpu/api.h>
-#endif
-
 #include "../chacha20poly1305_core.h"
 #include "../compat.h"
 #include "chacha20_simd_test.h"
@@ -564,28 +560,16 @@ static void cp_names(struct kunit *test)
  * Poly1305 library.
  */
 static void cp_poly1305_one(struct kunit *test, const struct cp_pair *p,
-			    poly1305_blocks_fn fn, bool simd, const u8 *key,
-			    const u8 *msg, unsigned int nblocks,
-			    const char *what)
+			    bool simd, const u8 *key, const u8 *msg,
+			    unsigned int nblocks, const char *what)
 {
 	struct poly1305_desc_ctx desc;
-	struct poly1305_core_state st;
 	u8 want[POLY1305_DIGEST_SIZE], got[POLY1305_CORE_MAC_BYTES];
 
 	poly1305_init(&desc, key);
 	poly1305_update(&desc, msg, nblocks * POLY1305_CORE_BLOCK_BYTES);
 	poly1305_final(&desc, want);
-	poly1305_core_init(&st, key);
-#ifdef CONFIG_X86
-	if (simd)
-		kernel_fpu_begin();
-#endif
-	fn(&st, msg, nblocks, 1);
-#ifdef CONFIG_X86
-	if (simd)
-		kernel_fpu_end();
-#endif
-	poly1305_core_emit(&st, got);
+	chacha_test_poly1305(p->pi, simd, key, msg, nblocks, got);
 	KUNIT_EXPECT_TRUE_MSG(test, !memcmp(got, want, sizeof(got)),
 			      "poly1305 %s%s: %s, %u blocks: tag %*phN, want %*phN",
 			      p->pi->name, simd ? " (SIMD)" : "", what, nblocks,
@@ -638,11 +622,9 @@ static void cp_poly1305_edges(struct kunit *test)
 		msg[16 * n++] = last;
 		snprintf(what, sizeof(what), "r %u s %u pre %u last %02x", r,
 			 sk, pre, last);
-		cp_poly1305_one(test, p, p->pi->scalar, false, key, msg, n,
-				what);
+		cp_poly1305_one(test, p, false, key, msg, n, what);
 		if (p->pi->simd)
-			cp_poly1305_one(test, p, p->pi->simd, true, key, msg, n,
-					what);
+			cp_poly1305_one(test, p, true, key, msg, n, what);
 	}
 }
 

@@ -1173,6 +1173,166 @@ static void cp_random(const char *ours, const char *tmpl, bool esp)
 	pair_close(&p);
 }
 
+/*
+ * wycheproof FILE DRIVER: every test of FILE (gen-wycheproof.py's format)
+ * through DRIVER, an rfc7539(chacha20,poly1305) driver.  Valid tests:
+ * encryption gives ct || tag, decryption gives msg back.  Invalid ones
+ * with a 12-byte IV: decryption gives EBADMSG; with another IV length,
+ * which the driver cannot express, the request is refused (EINVAL).
+ */
+static int wp_field(const char *hexs, u8 *out, size_t max)
+{
+	size_t n = strlen(hexs), i;
+	unsigned int b;
+
+	if (!strcmp(hexs, "-"))
+		return 0;
+	if (n % 2 || n / 2 > max)
+		return -1;
+	for (i = 0; i < n / 2; i++) {
+		if (sscanf(hexs + 2 * i, "%2x", &b) != 1)
+			return -1;
+		out[i] = b;
+	}
+	return n / 2;
+}
+
+/* Run @r, output in one iovec, and expect @out; no line if it matches. */
+static void wp_expect(struct alg *a, int id, const char *what, struct req *r,
+		      const u8 *out, size_t outlen)
+{
+	ssize_t n;
+	size_t i;
+
+	r->dst = dst_iov;
+	r->ndst = 1;
+	dst_iov[0].iov_base = got_buf;
+	dst_iov[0].iov_len = outlen;
+	n = alg_run(a, r);
+	if (n != (ssize_t)outlen) {
+		fail("wycheproof %d %s via %s: returned %zd (%s), expected %zu",
+		     id, what, a->name, n, errstr(n), outlen);
+		return;
+	}
+	i = first_diff(got_buf, out, outlen);
+	if (i < outlen)
+		fail("wycheproof %d %s via %s: first differing byte %zu",
+		     id, what, a->name, i);
+}
+
+static void cmd_wycheproof(const char *file, const char *name)
+{
+	static char line[8 * 4096];
+	static u8 key[64], iv[64], aad[2048], msg[4096], ct[4096 + 16];
+	static u8 expect[2048 + 4096 + 16];
+	char f[8][4096 * 2 + 2];
+	unsigned long fails = n_fail, valid = 0, invalid = 0, other = 0;
+	FILE *fp = fopen(file, "r");
+	struct alg a = { .tfm = -1, .op = -1 };
+	int id, ok, err;
+
+	if (!fp) {
+		fail("wycheproof: %s: %s", file, strerror(errno));
+		return;
+	}
+	err = alg_open(&a, "aead", name, 12) ?: alg_authsize(&a);
+	if (err) {
+		fail("wycheproof: aead %s: %s", name, strerror(-err));
+		fclose(fp);
+		return;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		int kl, il, al, ml, cl, tl;
+		struct iovec in[2];
+		struct req r = { .iv = iv, .src = in, .nsrc = 2, .nsend = 1 };
+		ssize_t n;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "%d %d %8193s %8193s %8193s %8193s %8193s %8193s",
+			   &id, &ok, f[0], f[1], f[2], f[3], f[4], f[5]) != 8) {
+			fail("wycheproof: %s: bad line: %.40s", file, line);
+			break;
+		}
+		kl = wp_field(f[0], key, sizeof(key));
+		il = wp_field(f[1], iv, sizeof(iv));
+		al = wp_field(f[2], aad, sizeof(aad));
+		ml = wp_field(f[3], msg, sizeof(msg));
+		cl = wp_field(f[4], ct, sizeof(ct) - 16);
+		tl = wp_field(f[5], ct + (cl > 0 ? cl : 0), 16);
+		if (il >= 0 && il != 12 && cl == 0 && tl == 0) {
+			/* No ciphertext to give: a zero tag to decrypt. */
+			memset(ct, 0, AUTHSIZE);
+			tl = AUTHSIZE;
+		}
+		if (kl != KEYLEN || il < 0 || al < 0 || ml < 0 || cl != ml ||
+		    tl != AUTHSIZE) {
+			fail("wycheproof %d: field lengths", id);
+			continue;
+		}
+		err = alg_setkey(&a, key, kl);
+		if (err) {
+			fail("wycheproof %d: setkey: %s", id, strerror(-err));
+			continue;
+		}
+		r.ivlen = il;
+		r.assoclen = al;
+		in[0].iov_base = aad;
+		in[0].iov_len = al;
+		if (il != 12) {
+			/* The driver's IV is 12 bytes: refused either way. */
+			r.dir = ALG_OP_DECRYPT;
+			in[1].iov_base = ct;
+			in[1].iov_len = cl + tl;
+			r.dst = dst_iov;
+			r.ndst = 1;
+			dst_iov[0].iov_base = got_buf;
+			dst_iov[0].iov_len = al + cl;
+			n = alg_run(&a, &r);
+			if (n != -EINVAL)
+				fail("wycheproof %d (%d-byte IV): returned %zd (%s), expected EINVAL",
+				     id, il, n, errstr(n));
+			other++;
+			continue;
+		}
+		if (ok) {
+			in[1].iov_base = msg;
+			in[1].iov_len = ml;
+			r.dir = ALG_OP_ENCRYPT;
+			memcpy(expect, aad, al);
+			memcpy(expect + al, ct, cl + tl);
+			wp_expect(&a, id, "encryption", &r, expect,
+				  al + cl + tl);
+			in[1].iov_base = ct;
+			in[1].iov_len = cl + tl;
+			r.dir = ALG_OP_DECRYPT;
+			memcpy(expect + al, msg, ml);
+			wp_expect(&a, id, "decryption", &r, expect, al + ml);
+			valid++;
+		} else {
+			in[1].iov_base = ct;
+			in[1].iov_len = cl + tl;
+			r.dir = ALG_OP_DECRYPT;
+			r.dst = dst_iov;
+			r.ndst = 1;
+			dst_iov[0].iov_base = got_buf;
+			dst_iov[0].iov_len = al + cl;
+			n = alg_run(&a, &r);
+			if (n != -EBADMSG)
+				fail("wycheproof %d (invalid): returned %zd (%s), expected EBADMSG",
+				     id, n, errstr(n));
+			invalid++;
+		}
+	}
+	fclose(fp);
+	alg_close(&a);
+	if (n_fail == fails && valid + invalid + other)
+		pass("wycheproof via %s: %lu valid tests encrypted and decrypted, %lu invalid ones EBADMSG, %lu with other IV lengths refused",
+		     name, valid, invalid, other);
+	else if (!(valid + invalid + other))
+		fail("wycheproof: no tests in %s", file);
+}
+
 /* Allocate the first of @n names that binds: a template instance, say. */
 static void cmd_bind(const char *type, char **name, int n)
 {
@@ -1502,6 +1662,8 @@ static void die_usage(void)
 	      "                         DRIVERS: a suffix (simd: chacha20-simd,\n"
 	      "                         xchacha20-simd, ...) or a comma separated list\n"
 	      "  aead OURS_CHACHA20     RFC 8439 2.8.2 via rfc7539(OURS,poly1305-generic)\n"
+	      "  wycheproof FILE DRIVER Project Wycheproof's ChaCha20-Poly1305 tests\n"
+	      "                         (gen-wycheproof.py's file) through DRIVER\n"
 	      "  bind TYPE NAME...      allocate the first NAME that binds (a\n"
 	      "                         template instance, say)\n"
 	      "  chachapoly RFC ESP     the drivers RFC of rfc7539(chacha20,poly1305)\n"
@@ -1607,6 +1769,8 @@ int main(int argc, char **argv)
 		cmd_aead(arg[1]);
 	} else if (!strcmp(arg[0], "bind") && n >= 3) {
 		cmd_bind(arg[1], arg + 2, n - 2);
+	} else if (!strcmp(arg[0], "wycheproof") && n == 3) {
+		cmd_wycheproof(arg[1], arg[2]);
 	} else if (!strcmp(arg[0], "chachapoly") && n == 3) {
 		cmd_chachapoly(arg[1], arg[2]);
 	} else if (!strcmp(arg[0], "keepregs") && n == 3) {

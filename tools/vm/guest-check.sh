@@ -318,7 +318,10 @@ check_aead() {
 			grep -q . || fail "$MOD registers an AEAD on arm64" ||
 			return
 		ac aead chacha20-$SFX --ref $REF || return
-		echo "$AC_PASSED cases; no AEAD from $MOD; drivers: $(drivers_of "rfc7539(chacha20,poly1305)")"
+		n=$AC_PASSED
+		ac wycheproof /wycheproof-chacha20poly1305.txt \
+			"rfc7539(chacha20-$SFX,poly1305-generic)" || return
+		echo "$((n + AC_PASSED)) cases, Wycheproof's among them; no AEAD from $MOD; drivers: $(drivers_of "rfc7539(chacha20,poly1305)")"
 		return ;;
 	esac
 	# The template's instances on the module's chacha20 and the best
@@ -335,6 +338,8 @@ check_aead() {
 	esp=$AEAD_TOP
 	ac chachapoly "$rfc" "$esp" --ref $REF || return
 	n=$AC_PASSED
+	ac wycheproof /wycheproof-chacha20poly1305.txt "$rfc" || return
+	n=$((n + AC_PASSED))
 	ac aead chacha20-$SFX --ref $REF || return
 	d=$(drivers_of "rfc7539(chacha20,poly1305)")
 	echo "$d" | grep -q "rfc7539(chacha20-$SFX," ||

@@ -104,6 +104,8 @@ if ! flock "$acbin.lock" make -s -f "$vm_dir/afalg-check.mk" \
 	log "warning: afalg-check does not build"
 fi
 [ -x "$acbin" ] && cp "$acbin" "$stage/bin/afalg-check"
+# Wycheproof's ChaCha20-Poly1305 tests, data for afalg-check (check 7).
+cp "$vm_dir/wycheproof-chacha20poly1305.txt" "$stage/"
 # fscrypt-check likewise (checks 12 and 13).
 fcbin=$cache/fscrypt-check
 [ "$KARCH" = amd64 ] || fcbin+=-$KARCH
