@@ -216,8 +216,8 @@ static struct aead_alg chachapoly_algs[] = {
 static const char *const chachapoly_prefix[] = { "rfc7539", "rfc7539esp" };
 
 /* The best Poly1305 a CPU with @have runs, or the one @name asks for. */
-static const struct poly1305_impl *chachapoly_choose_poly(unsigned int have,
-							   const char *name)
+static const struct poly1305_impl *
+chachapoly_choose_poly(unsigned int have, const char *name)
 {
 	const struct poly1305_impl *best = &poly1305_impls[0];
 	unsigned int i;
