@@ -29,20 +29,21 @@ role=b
 # jitterentropy; the DRBG's self-tests also run its CTR variants, so ctr and
 # aes), and copies through "ecb(cipher_null)": without them the SA fails
 # with "unable to initialize cryptographic operations"), the in-tree
-# ChaCha and Poly1305 drivers, `ip xfrm`'s netlink family, the NIC.
+# ChaCha and Poly1305 drivers, `ip xfrm`'s netlink family, kTLS (tls:
+# the kTLS checks), the NIC.
 # Missing names (built in, or renamed in 7.x) are only noted.
 want="esp4 xfrm_user xfrm_algo seqiv ecb crypto_null drbg jitterentropy_rng
 	hmac sha512_generic sha256_generic ctr aes_generic aesni-intel
 	chacha20poly1305 chacha_generic
 	chacha-x86_64 chacha libchacha poly1305_generic poly1305-x86_64
-	virtio_net virtio_pci"
+	tls virtio_net virtio_pci"
 # arm64: the NEON drivers, and virtio_console: virt has a single UART (the
 # kernel's console), so the host's commands come over a virtio serial port.
 [ "$KARCH" = amd64 ] || want="esp4 xfrm_user xfrm_algo seqiv ecb crypto_null
 	drbg jitterentropy_rng hmac sha512_generic sha256_generic ctr
 	aes_generic aes-arm64 aes-ce-cipher chacha20poly1305 chacha_generic
 	chacha-neon libchacha poly1305_generic poly1305-neon
-	virtio_net virtio_pci virtio_console"
+	tls virtio_net virtio_pci virtio_console"
 
 stage=$cache/ipsec-stage-$KVER-$role
 exec 9>"$stage.lock"
@@ -84,6 +85,14 @@ fi
 for p in modprobe insmod rmmod lsmod modinfo; do
 	ln -s kmod "$stage/sbin/$p"
 done
+
+# ktls-check (the kTLS checks), built static for the guest, one build at
+# a time.
+ktbin=$cache/ktls-check ktcc=gcc
+[ "$KARCH" = amd64 ] || { ktbin+=-$KARCH; ktcc=aarch64-linux-gnu-gcc; }
+flock "$ktbin.lock" make -s -f "$here/ktls-check.mk" KTLS_CHECK="$ktbin" \
+	KTLS_CHECK_CC="$ktcc" >&2 || die "ktls-check does not build"
+cp "$ktbin" "$stage/bin/ktls-check"
 
 cp "$here/guest-init.sh" "$stage/init"
 chmod 755 "$stage/init"

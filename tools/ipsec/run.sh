@@ -87,7 +87,7 @@ fi
 # last.
 checks=(1 boot 2 link 3 sa 4 ping-a-to-b 5 ping-b-to-a 6 crypto-a
 	7 crypto-b 8 bulk-a-to-b 9 bulk-b-to-a 10 esp-counted
-	11 badkey-at-b 12 badkey-at-a 13 dmesg)
+	11 badkey-at-b 12 badkey-at-a 14 ktls 15 ktls-badkey 13 dmesg)
 [ $mode = check ] || checks=("${checks[@]:0:14}" 13 dmesg)
 
 name=$kernel_a
@@ -576,6 +576,51 @@ if [ $mode = check ]; then
 	}
 	badkey 11 b a $outer_a $outer_b $spi_ab "$key_ab" $inner_b
 	badkey 12 a b $outer_b $outer_a $spi_ba "$key_ba" $inner_a
+
+	# 14, 15. kTLS: TLS 1.3 records with ChaCha20-Poly1305, keys set with
+	# setsockopt(SOL_TLS) (no handshake), over the plain link: A's kernel
+	# on the module's AEAD (x86-64: its own rfc7539; arm64: the template
+	# on its chacha20), B's on its own drivers.  ktls PORT MIB [A_OPT
+	# [B_OPT]]: "RESULT OK" and the drivers from both ends in $KT_A, $KT_B.
+	ktls() {
+		local p=$1 m=$2 oa=${3:-} ob=${4:-}
+		on b "rm -f /tmp/kt.out; (ktls-check server $p 42 $m $ob" \
+			">/tmp/kt.out 2>&1 &); i=0; while [ \$i -lt 50 ]; do" \
+			"grep -q LISTENING /tmp/kt.out && exit 0; sleep 0.2;" \
+			"i=\$((i + 1)); done; exit 1" >/dev/null || return 1
+		KT_A=$(on a -t 600 "ktls-check client $outer_b $p 42 $m $oa") ||
+			true
+		for _ in $(seq 60); do
+			on b "grep -q '^RESULT' /tmp/kt.out" >/dev/null && break
+			sleep 2
+		done
+		KT_B=$(on b "cat /tmp/kt.out") || true
+		printf '%s\n%s\n' "$KT_A" "$KT_B" >>"$out/ktls.log"
+	}
+	kt_driver() { sed -n 's/^DRIVER in use: rfc7539(chacha20,poly1305) -> //p' <<<"$1"; }
+	kt_result() { grep '^RESULT' <<<"$1" | head -n 1; }
+	ok=0
+	ktls 5003 "$mib" || ok=1
+	d_a=$(kt_driver "$KT_A") d_b=$(kt_driver "$KT_B")
+	if [ "${karch[a]}" = amd64 ]; then
+		want_a='^rfc7539-[a-z0-9]+-[a-z0-9]+-oot \(priority [0-9]+, refcnt [0-9]+\)$'
+	else
+		want_a='^rfc7539\(chacha20-[a-z0-9]+-oot,[^ ]*\) \(priority [0-9]+, refcnt [0-9]+\)$'
+	fi
+	{ [[ $(kt_result "$KT_A") == "RESULT OK: "* ]] &&
+		[[ $(kt_result "$KT_B") == "RESULT OK: "* ]] &&
+		[[ $d_a =~ $want_a ]] && [[ $d_b != *-oot* ]]; } || ok=1
+	verdict 14 $ok "A: ${d_a:-?}: $(kt_result "$KT_A");" \
+		"B: ${d_b:-?}: $(kt_result "$KT_B")"
+
+	ok=0
+	ktls 5004 1 badrx || ok=1
+	r1=$(kt_result "$KT_A")
+	[[ $r1 == "RESULT OK: wrong receive key"* ]] || ok=1
+	ktls 5005 1 "" badrx || ok=1
+	r2=$(kt_result "$KT_B")
+	[[ $r2 == "RESULT OK: wrong receive key"* ]] || ok=1
+	verdict 15 $ok "wrong key at A: ${r1:-?}; wrong key at B: ${r2:-?}"
 fi
 
 # 13. no warning, BUG, Oops or failed self-test in either kernel: its

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktls-check: TLS 1.3 records with ChaCha20-Poly1305 through the kernel's
+ * TLS (kTLS) between two guests, as tools/ipsec/run.sh's kTLS checks run
+ * it.  No handshake: both ends derive the same keys from SEED, one per
+ * direction, and hand them to the kernel with setsockopt(SOL_TLS, TLS_TX
+ * and TLS_RX).  Each end sends MIB MiB (plus 4097 bytes) in records of 1
+ * to 16384 bytes, from a stream both ends can recompute, and checks every
+ * byte it receives against the other end's stream.
+ *
+ *   ktls-check server PORT SEED MIB [badrx]
+ *   ktls-check client HOST PORT SEED MIB [badrx]
+ *
+ * badrx: this end's receive key has one bit flipped, so the first record
+ * it receives must fail with EBADMSG and nothing reach it.  Prints the
+ * kernel's rfc7539(chacha20,poly1305) driver of highest priority (kTLS
+ * allocates it by that name) and one RESULT line; exit status 0 when what
+ * happened is what was expected.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/tls.h>
+
+#ifndef SOL_TLS
+#define SOL_TLS		282
+#endif
+#ifndef TCP_ULP
+#define TCP_ULP		31
+#endif
+
+#define MAX_RECORD	16384
+
+typedef unsigned long long u64;
+
+static u64 rnd_next(u64 *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dULL;
+}
+
+/* The byte stream of direction @dir (0: client to server), from @seed. */
+struct stream {
+	u64 data, sizes;
+};
+
+static void stream_init(struct stream *st, u64 seed, int dir)
+{
+	st->data = seed * 0x9e3779b97f4a7c15ULL + 2 * dir + 1;
+	st->sizes = seed * 0xbf58476d1ce4e5b9ULL + 2 * dir + 2;
+}
+
+static void stream_fill(struct stream *st, unsigned char *p, size_t n)
+{
+	while (n--)
+		*p++ = (unsigned char)(rnd_next(&st->data) >> 56);
+}
+
+static void key_of(u64 seed, int dir, struct tls12_crypto_info_chacha20_poly1305 *ci)
+{
+	u64 s = seed ^ (0x1234567ULL + dir);
+	unsigned char *p = (unsigned char *)ci->iv;
+	size_t i;
+
+	memset(ci, 0, sizeof(*ci));
+	ci->info.version = TLS_1_3_VERSION;
+	ci->info.cipher_type = TLS_CIPHER_CHACHA20_POLY1305;
+	for (i = 0; i < sizeof(ci->iv); i++)
+		p[i] = (unsigned char)(rnd_next(&s) >> 56);
+	for (i = 0; i < sizeof(ci->key); i++)
+		ci->key[i] = (unsigned char)(rnd_next(&s) >> 56);
+	for (i = 0; i < sizeof(ci->rec_seq); i++)
+		ci->rec_seq[i] = 0;
+}
+
+/* The driver "rfc7539(chacha20,poly1305)" resolves to, and its refcnt. */
+static void show_driver(const char *when)
+{
+	char line[256], name[160] = "", drv[160] = "", best[160] = "none";
+	int prio = -1, top = -1, ref = 0, best_ref = 0;
+	FILE *f = fopen("/proc/crypto", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, ':');
+
+		line[strcspn(line, "\n")] = 0;
+		if (v)
+			v += 2;
+		if (!strncmp(line, "name ", 5) && v)
+			snprintf(name, sizeof(name), "%s", v);
+		else if (!strncmp(line, "driver ", 7) && v)
+			snprintf(drv, sizeof(drv), "%s", v);
+		else if (!strncmp(line, "priority ", 9) && v)
+			prio = atoi(v);
+		else if (!strncmp(line, "refcnt ", 7) && v)
+			ref = atoi(v);
+		else if (!line[0] &&
+			 !strcmp(name, "rfc7539(chacha20,poly1305)") &&
+			 prio > top) {
+			top = prio;
+			best_ref = ref;
+			snprintf(best, sizeof(best), "%s", drv);
+		}
+	}
+	if (f)
+		fclose(f);
+	printf("DRIVER %s: rfc7539(chacha20,poly1305) -> %s (priority %d, refcnt %d)\n",
+	       when, best, top, best_ref);
+}
+
+static int connect_to(const char *host, int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	int i, fd;
+
+	if (inet_pton(AF_INET, host, &a.sin_addr) != 1)
+		return -1;
+	for (i = 0; i < 100; i++) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd < 0)
+			return -1;
+		if (!connect(fd, (struct sockaddr *)&a, sizeof(a)))
+			return fd;
+		close(fd);
+		usleep(100000);
+	}
+	return -1;
+}
+
+static int accept_on(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	int one = 1, l = socket(AF_INET, SOCK_STREAM, 0), fd;
+
+	if (l < 0)
+		return -1;
+	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1))
+		return -1;
+	printf("LISTENING %d\n", port);
+	fflush(stdout);
+	fd = accept(l, NULL, NULL);
+	close(l);
+	return fd;
+}
+
+/* Send @total bytes of direction @dir's stream in records of 1-16384. */
+static int send_all(int fd, u64 seed, int dir, size_t total)
+{
+	static unsigned char buf[MAX_RECORD];
+	struct stream st;
+	size_t done = 0;
+
+	stream_init(&st, seed, dir);
+	while (done < total) {
+		size_t n = 1 + rnd_next(&st.sizes) % MAX_RECORD, off = 0;
+
+		if (n > total - done)
+			n = total - done;
+		stream_fill(&st, buf, n);
+		while (off < n) {
+			ssize_t k = send(fd, buf + off, n - off, 0);
+
+			if (k <= 0)
+				return -errno;
+			off += k;
+		}
+		done += n;
+	}
+	return 0;
+}
+
+/*
+ * Receive and check @total bytes of direction @dir's stream; returns 0, or
+ * -errno, the bytes checked before it in *@got.
+ */
+static int recv_all(int fd, u64 seed, int dir, size_t total, size_t *got)
+{
+	static unsigned char buf[MAX_RECORD], want[MAX_RECORD];
+	struct stream st;
+
+	stream_init(&st, seed, dir);
+	*got = 0;
+	while (*got < total) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0), i;
+
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ECONNRESET;
+		stream_fill(&st, want, n);
+		for (i = 0; i < n; i++)
+			if (buf[i] != want[i]) {
+				printf("MISMATCH at byte %zu\n", *got + i);
+				return -EILSEQ;
+			}
+		*got += n;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct tls12_crypto_info_chacha20_poly1305 tx, rx;
+	int server, port, fd, err, status = 0, badrx;
+	size_t total, got = 0;
+	u64 seed;
+	pid_t pid;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	server = argc >= 2 && !strcmp(argv[1], "server");
+	if (!(server && (argc == 5 || argc == 6)) &&
+	    !(argc >= 2 && !strcmp(argv[1], "client") &&
+	      (argc == 6 || argc == 7))) {
+		fputs("usage: ktls-check server PORT SEED MIB [badrx]\n"
+		      "       ktls-check client HOST PORT SEED MIB [badrx]\n",
+		      stderr);
+		return 2;
+	}
+	port = atoi(argv[server ? 2 : 3]);
+	seed = strtoull(argv[server ? 3 : 4], NULL, 0);
+	total = strtoull(argv[server ? 4 : 5], NULL, 0) * 1024 * 1024 + 4097;
+	badrx = argc == (server ? 6 : 7) && !strcmp(argv[argc - 1], "badrx");
+	signal(SIGPIPE, SIG_IGN);
+
+	fd = server ? accept_on(port) : connect_to(argv[2], port);
+	if (fd < 0) {
+		printf("RESULT FAIL: no connection: %s\n", strerror(errno));
+		return 1;
+	}
+	/* Direction 0: client to server.  Each end's TX is its own. */
+	key_of(seed, server, &tx);
+	key_of(seed, !server, &rx);
+	if (badrx)
+		rx.key[7] ^= 0x20;
+	if (setsockopt(fd, SOL_TCP, TCP_ULP, "tls", sizeof("tls")) ||
+	    setsockopt(fd, SOL_TLS, TLS_TX, &tx, sizeof(tx)) ||
+	    setsockopt(fd, SOL_TLS, TLS_RX, &rx, sizeof(rx))) {
+		printf("RESULT FAIL: kTLS setup: %s\n", strerror(errno));
+		return 1;
+	}
+	show_driver("in use");
+
+	pid = fork();
+	if (pid < 0) {
+		printf("RESULT FAIL: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!pid) {
+		err = send_all(fd, seed, server, total);
+		/* With a wrong key at either end the peer stops reading. */
+		_exit(err ? 1 : 0);
+	}
+	err = recv_all(fd, seed, !server, total, &got);
+	if (badrx) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		if (err == -EBADMSG && got == 0) {
+			printf("RESULT OK: wrong receive key: EBADMSG, 0 bytes taken\n");
+			return 0;
+		}
+		printf("RESULT FAIL: wrong receive key: %s after %zu bytes\n",
+		       err ? strerror(-err) : "no error", got);
+		return 1;
+	}
+	if (err) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		printf("RESULT FAIL: received %zu of %zu bytes, then %s\n", got,
+		       total, strerror(-err));
+		return 1;
+	}
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("RESULT FAIL: sending failed\n");
+		return 1;
+	}
+	printf("RESULT OK: %zu bytes each way in records of 1-%d bytes, every byte as sent\n",
+	       total, MAX_RECORD);
+	/* Let the peer take the last records before the socket closes. */
+	shutdown(fd, SHUT_WR);
+	recv(fd, &got, 1, 0);
+	close(fd);
+	return 0;
+}
