@@ -1641,6 +1641,187 @@ static void target_bound(const char *id, const struct subject *m,
 	    worst <= limit ? "met" : "missed", worst, limit);
 }
 
+/* The most AEAD rows a TARGET line compares with at once. */
+#define AEAD_THEIRS	16
+
+/* The AEAD rows of build @sfx and direction @decrypt whose name matches. */
+static unsigned int aead_rows(const char *sfx, bool decrypt,
+			      bool (*match)(const struct subject *s,
+					    const char *arg),
+			      const char *arg, const struct subject **rows)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < nsubjects && n < AEAD_THEIRS; i++) {
+		const struct subject *s = &subjects[i];
+
+		if (is_aead(s) && s->decrypt == decrypt &&
+		    !strcmp(s->suffix, sfx) && match(s, arg))
+			rows[n++] = s;
+	}
+	return n;
+}
+
+static bool is_named(const struct subject *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(s->name, name, n) && !strcmp(s->name + n, s->suffix);
+}
+
+/* A kernel row (@tier NULL) or one of tier @tier, 6.12's or 7.3's. */
+static bool is_kernel_aead(const struct subject *s, const char *tier)
+{
+	return s->kind == AKERNEL && (!tier || !strcmp(s->kimpl->name + 7,
+						       tier));
+}
+
+static bool is_library_aead(const struct subject *s, const char *unused)
+{
+	return s->kind == APEER;
+}
+
+/* The row the module registers: its default ChaCha20 and Poly1305. */
+static bool is_default_aead(const struct subject *s, const char *unused)
+{
+	return s->kind == AMODULE && s->impl == module_default(s->paths) &&
+	       s->poly == module_poly(s->paths);
+}
+
+/* An AVX-512 implementation with the Poly1305 the module would choose. */
+static bool is_avx512_aead(const struct subject *s, const char *unused)
+{
+	return s->kind == AMODULE && !strncmp(s->impl->name, "avx512", 6) &&
+	       s->poly == module_poly(s->paths);
+}
+
+/*
+ * The largest ratio of @a over the fastest of @b[0..@nb) at each length
+ * from @minlen to @maxlen; its length in @at.
+ */
+static double worst_aead(const struct subject *a,
+			 const struct subject *const *b, unsigned int nb,
+			 unsigned int minlen, unsigned int maxlen,
+			 unsigned int *at)
+{
+	double worst = 0, best, r;
+	unsigned int i, l;
+
+	for (l = 0; l < NLENS; l++) {
+		if (bench_lens[l] < minlen || bench_lens[l] > maxlen)
+			continue;
+		for (i = 0, best = 0; i < nb; i++)
+			if (!best || b[i]->res[l].cycles < best)
+				best = b[i]->res[l].cycles;
+		r = a->res[l].cycles / best;
+		if (r > worst) {
+			worst = r;
+			*at = bench_lens[l];
+		}
+	}
+	return worst;
+}
+
+/*
+ * A TARGET line for the AEAD: @a over the fastest of @b at each length,
+ * min(@theirs) (or @b's one row), ":encrypt" or ":decrypt" after them.
+ */
+static void target_aead(const char *id, const struct subject *a,
+			const struct subject *const *b, unsigned int nb,
+			const char *theirs, unsigned int minlen,
+			unsigned int maxlen, double limit, const char *why)
+{
+	unsigned int at = 0;
+	double r;
+
+	if (!a || !nb) {
+		out("TARGET %s: skipped (%s)\n", id, why);
+		return;
+	}
+	r = worst_aead(a, b, nb, minlen, maxlen, &at);
+	out("TARGET %s %s/%s%s%s:%s at %u..%u B (worst at %u B): %s %.3f (limit %.2f)\n",
+	    id, a->name, nb == 1 ? "" : "min(", nb == 1 ? b[0]->name : theirs,
+	    nb == 1 ? "" : ")", a->decrypt ? "decrypt" : "encrypt", minlen,
+	    maxlen, at, r <= limit ? "met" : "missed", r, limit);
+}
+
+/*
+ * 29.2 for one tier and direction: module-<tier>-aead, or for avx512vl
+ * the AVX-512 row whose worst ratio is lowest, over the faster of 6.12's
+ * and 7.3's kernel*-aead-<tier>, from 512 B to 16 KiB.
+ */
+static void target_aead_tier(const char *k, bool decrypt, const char *tier,
+			     double limit)
+{
+	const struct subject *ours[AEAD_THEIRS], *theirs[AEAD_THEIRS];
+	const struct subject *m = NULL;
+	unsigned int j, n, nk, at;
+	char name[48], why[64];
+	double r, best_r = 0;
+
+	nk = aead_rows(k, decrypt, is_kernel_aead, tier, theirs);
+	if (strcmp(tier, "avx512vl")) {
+		snprintf(name, sizeof(name), "module-%s-aead", tier);
+		n = aead_rows(k, decrypt, is_named, name, ours);
+	} else {
+		n = aead_rows(k, decrypt, is_avx512_aead, NULL, ours);
+	}
+	for (j = 0; nk && j < n; j++) {
+		r = worst_aead(ours[j], theirs, nk, 512, 16384, &at);
+		if (!m || r < best_r) {
+			m = ours[j];
+			best_r = r;
+		}
+	}
+	snprintf(name, sizeof(name), "kernel*-aead-%s@kernel", tier);
+	snprintf(why, sizeof(why), "no kernel-aead-%s: the CPU lacks it",
+		 tier);
+	target_aead("29.2", m, theirs, nk, name, 512, 16384, limit, why);
+}
+
+/*
+ * The AEAD's targets, on the @kernel rows (@k), each encrypting and
+ * decrypting:
+ * - 29.1: the module's default never slower than the fastest of the
+ *   kernel's rows, 6.12's and 7.3's, at every size;
+ * - 29.2: from 512 B to 16 KiB, tier by tier, at most 0.85 of the
+ *   kernel's (6.12's or 7.3's, the faster) for SSSE3 and 0.80 for AVX2
+ *   and for our best AVX-512 row against avx512vl;
+ * - 29.3: from 256 B the default never slower than the fastest library.
+ */
+static void print_aead_targets(const char *k)
+{
+	static const struct {
+		const char *tier;
+		double limit;
+	} tiers[] = {
+		{ "ssse3", 0.85 }, { "avx2", 0.80 }, { "avx512vl", 0.80 },
+	};
+	const struct subject *ours[AEAD_THEIRS], *theirs[AEAD_THEIRS];
+	unsigned int d, i, j, n, nk;
+	char libs[128];
+
+	for (d = 0; d < 2; d++) {
+		n = aead_rows(k, d, is_default_aead, NULL, ours);
+		nk = aead_rows(k, d, is_kernel_aead, NULL, theirs);
+		target_aead("29.1", n ? ours[0] : NULL, theirs, nk,
+			    "kernel*-aead-*@kernel", bench_lens[0], MAX_LEN,
+			    1.00, "no kernel-aead-* rows: the CPU lacks SSSE3");
+	}
+	for (i = 0; i < ARRAY_SIZE(tiers); i++)
+		for (d = 0; d < 2; d++)
+			target_aead_tier(k, d, tiers[i].tier, tiers[i].limit);
+	for (d = 0; d < 2; d++) {
+		n = aead_rows(k, d, is_default_aead, NULL, ours);
+		nk = aead_rows("", d, is_library_aead, NULL, theirs);
+		for (j = 0, libs[0] = 0; j < nk; j++)
+			snprintf(libs + strlen(libs), sizeof(libs) - strlen(libs),
+				 "%s%s", j ? "," : "", theirs[j]->name);
+		target_aead("29.3", n ? ours[0] : NULL, theirs, nk, libs, 256,
+			    MAX_LEN, 1.00, "no library's AEAD");
+	}
+}
+
 /*
  * The targets that stand, each judged on the @kernel rows (the kernel's
  * flags and this machine's mitigations on both sides):
@@ -1711,6 +1892,7 @@ static void print_targets(void)
 	target_bound("28.2", ours, 4096, 1.10, "no core rows");
 	target("28.3", find_row("module-avx2", k), osn ? osn : os, 256, 1.00,
 	       "the CPU lacks AVX2, or no OpenSSL");
+	print_aead_targets(k);
 	out("```\n");
 }
 
