@@ -1746,6 +1746,47 @@ static void target_aead(const char *id, const struct subject *a,
 }
 
 /*
+ * The default AEAD (@kernel) over the fastest kernel row and the fastest
+ * library at each size, per call: the ratios behind 29.1 and 29.3.
+ */
+static void print_aead_ratios(void)
+{
+	const struct subject *ours[2][AEAD_THEIRS], *theirs[2][2][AEAD_THEIRS];
+	unsigned int d, c, i, l, n[2], nk[2][2], at;
+	const char *k = "@kernel";
+	double r;
+
+	for (d = 0; d < 2; d++) {
+		n[d] = aead_rows(k, d, is_default_aead, NULL, ours[d]);
+		nk[d][0] = aead_rows(k, d, is_kernel_aead, NULL, theirs[d][0]);
+		nk[d][1] = aead_rows("", d, is_library_aead, NULL,
+				     theirs[d][1]);
+		if (!n[d] || !nk[d][0] || !nk[d][1])
+			return;
+	}
+	out("\n### ChaCha20-Poly1305 ratios, cycles per call (below 1: ours is faster)\n\n");
+	out("| bytes |");
+	for (d = 0; d < 2; d++)
+		out(" %s %s / min(kernel*-aead-*@kernel) | %s %s / min(libraries) |",
+		    ours[d][0]->name, d ? "decrypt" : "encrypt",
+		    ours[d][0]->name, d ? "decrypt" : "encrypt");
+	out("\n|---:|---:|---:|---:|---:|\n");
+	for (l = 0; l < NLENS; l++) {
+		unsigned int len = bench_lens[l];
+
+		out("| %u |", len);
+		for (i = 0; i < 4; i++) {
+			d = i / 2;
+			c = i % 2;
+			r = worst_aead(ours[d][0], theirs[d][c], nk[d][c], len,
+				       len, &at);
+			out(" %.3f |", r);
+		}
+		out("\n");
+	}
+}
+
+/*
  * 29.2 for one tier and direction: module-<tier>-aead, or for avx512vl
  * the AVX-512 row whose worst ratio is lowest, over the faster of 6.12's
  * and 7.3's kernel*-aead-<tier>, from 512 B to 16 KiB.
@@ -1949,7 +1990,44 @@ static void plot_style(FILE *gp, const struct subject *s)
 
 	fprintf(gp, " lc rgb '%s' dt %d",
 		colours[(s - subjects) % ARRAY_SIZE(colours)],
-		s->kind == MODULE ? 1 : s->kind == KERNEL ? 2 : 3);
+		s->kind == MODULE || s->kind == AMODULE ? 1 :
+		s->kind == KERNEL || s->kind == AKERNEL ? 2 : 3);
+}
+
+/* The AEAD's plot: encrypting, the @kernel rows and the libraries. */
+static bool aead_plotted(const struct subject *s)
+{
+	return is_aead(s) && !s->decrypt &&
+	       (s->kind == APEER || !strcmp(s->suffix, "@kernel"));
+}
+
+static void plot_aead(FILE *gp)
+{
+	unsigned int i, l;
+	bool first = true;
+
+	fprintf(gp, "$a << EOD\n");
+	for (l = 0; l < NLENS; l++) {
+		fprintf(gp, "%u", bench_lens[l]);
+		for (i = 0; i < nsubjects; i++)
+			if (aead_plotted(&subjects[i]))
+				fprintf(gp, " %.4f", per_byte(&subjects[i], l));
+		fprintf(gp, "\n");
+	}
+	fprintf(gp, "EOD\n");
+	fprintf(gp, "set logscale y 2\nset autoscale y\nset ylabel 'TSC cycles per byte'\n");
+	fprintf(gp, "set title \"ChaCha20-Poly1305 encrypt, AD %u bytes: %s\" noenhanced\nplot ",
+		opt_aead_ad, "the @kernel rows and the libraries");
+	for (i = 0, l = 2; i < nsubjects; i++) {
+		if (!aead_plotted(&subjects[i]))
+			continue;
+		fprintf(gp, "%s$a using 1:%u with linespoints lw 2",
+			first ? "" : ", ", l++);
+		first = false;
+		plot_style(gp, &subjects[i]);
+		fprintf(gp, " title '%s'", subjects[i].name);
+	}
+	fprintf(gp, "\n");
 }
 
 static void write_png(const char *path, const char *model)
@@ -1964,9 +2042,9 @@ static void write_png(const char *path, const char *model)
 		perror("bench: gnuplot");
 		return;
 	}
-	fprintf(gp, "set terminal pngcairo size 800,960 font ',8'\n");
+	fprintf(gp, "set terminal pngcairo size 800,1440 font ',8'\n");
 	fprintf(gp, "set output '%s'\n", path);
-	fprintf(gp, "set multiplot layout 2,1 title \"ChaCha%u on %s, F = %u; %s\" noenhanced\n",
+	fprintf(gp, "set multiplot layout 3,1 title \"ChaCha%u on %s, F = %u; %s\" noenhanced\n",
 		opt_rounds, model, opt_fpu_cost,
 		"solid: ours (module-*), dashed: the kernel's, dotted: libraries");
 	fprintf(gp, "set logscale x 2\nset grid xtics ytics\n");
@@ -2026,6 +2104,7 @@ static void write_png(const char *path, const char *model)
 		col += 2;
 	}
 	fprintf(gp, ", 1 with lines lc rgb 'black' dt 3 notitle\n");
+	plot_aead(gp);
 	fprintf(gp, "unset multiplot\n");
 	status = pclose(gp);
 	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status))
@@ -2362,6 +2441,7 @@ int main(int argc, char **argv)
 	print_calibration();
 	print_ratios();
 	print_aead_tables();
+	print_aead_ratios();
 	print_targets();
 	if (md_file && fclose(md_file))
 		perror(opt_md);
