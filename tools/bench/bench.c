@@ -2404,6 +2404,9 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	load = load_average();
+	if (aead_rejected)
+		printf("WARNING: %u AEAD calls refused the right tag while measured\n",
+		       aead_rejected);
 
 	out("## ChaCha%u: the module's request path beside the kernel's and the libraries'\n\n",
 	    opt_rounds);
