@@ -17,6 +17,22 @@
  *   openssl, openssl-noavx512, libsodium, libgcrypt
  *                        Debian's libraries, F per 4 KiB as well
  *
+ * and ChaCha20-Poly1305, encrypting and decrypting, with --aead-ad bytes
+ * of AD:
+ *
+ *   module-<impl>-aead   the module's AEAD request (chachapoly_init(), _ad(),
+ *                        _crypt() per page, _final()) on every ChaCha
+ *                        implementation the CPU runs with the Poly1305 the
+ *                        glue would choose; module-<impl>-aead-<poly>, the
+ *                        default implementation with each other Poly1305
+ *   kernel-aead-<tier>, kernel7-aead-<tier>
+ *                        the kernel's rfc7539 template's work, re-created:
+ *                        the key block and the text through the kernel*-<tier>
+ *                        path, then the kernel's own Poly1305 assembly
+ *                        (poly1305-x86_64-cryptogams) as its glue drives it
+ *   openssl-aead, libsodium-aead, libgcrypt-aead
+ *                        the libraries, F per 4 KiB
+ *
  * Each module-* and kernel*-* row also comes as <row>@kernel: the same
  * code built with the flags Kbuild uses for the module against a
  * distribution kernel (auto-initialised stack, retpolines, return thunks,
@@ -25,8 +41,8 @@
  *
  * It prints TSC cycles per byte, GB/s, ratios and TARGET lines, and writes
  * Markdown, CSV and a PNG plot.  It checks nothing (beyond a warning when a
- * subject disagrees with scalar C, which would make its numbers
- * meaningless).
+ * subject disagrees with scalar C, or an AEAD row with libsodium, which
+ * would make its numbers meaningless).
  *
  * Method: pinned to one CPU, page-aligned buffers, a warm-up per point,
  * then the best of many batches of calls, gathered in several passes over
@@ -136,11 +152,13 @@ static const struct kernel_impl kernel_impls[] = {
 	} },
 };
 
-enum kind { MODULE, KERNEL, PEER, CORE, KCORE };
+/* A*: ChaCha20-Poly1305 rows, one subject per direction. */
+enum kind { MODULE, KERNEL, PEER, CORE, KCORE, AMODULE, AKERNEL, APEER };
 
 /*
  * Something measured: a request path (the module's, the kernel's, a
- * library) over every length, or one core alone over its stride.
+ * library) over every length, or one core alone over its stride; or an
+ * AEAD request path, encrypting or decrypting, over every length.
  */
 struct subject {
 	char name[40];
@@ -157,10 +175,14 @@ struct subject {
 	kernel_chacha_fn kcore;
 	unsigned int core_bytes;	/* a core: the bytes one call XORs */
 	struct chacha_calibration cal;	/* a module row: its choices */
+	const struct poly1305_impl *poly;	/* AEAD module rows */
+	unsigned int ptier;		/* AEAD kernel rows: BENCH_POLY_* */
+	bool v7;			/* AEAD kernel rows: 7.3's */
+	bool decrypt;			/* AEAD rows */
 	struct point res[NLENS];	/* a core: res[0] */
 };
 
-#define MAX_SUBJECTS	96
+#define MAX_SUBJECTS	192
 
 static struct subject subjects[MAX_SUBJECTS];
 static unsigned int nsubjects;
@@ -169,6 +191,30 @@ static u32 bench_state[CHACHA_STATE_WORDS];
 static u8 bench_key[CHACHA_KEY_BYTES];
 static const u8 bench_iv[CHACHA_IV_BYTES] = { 1, 0, 0, 0, 9, 9, 9, 9 };
 static u8 *src_buf, *dst_buf;
+
+/*
+ * The AEAD's messages: bench_key, the IV's 12 nonce bytes, --aead-ad
+ * bytes of AD.  Decrypting rows read ct_buf, libsodium's ciphertext of
+ * src_buf (a prefix for every length), and check libsodium's tag of
+ * their length.
+ */
+#define MAX_AEAD_AD	1024
+static unsigned int opt_aead_ad = 20;
+static u8 aead_ad[MAX_AEAD_AD];
+static u32 aead_key[CHACHA_KEY_BYTES / 4];
+static u8 *ct_buf;
+static u8 aead_tags[NLENS][CHACHAPOLY_TAG_BYTES];
+static u8 aead_tag[CHACHAPOLY_TAG_BYTES];	/* what encrypting rows write */
+static struct bench_aead aead_req = {
+	.key = aead_key,
+	.nonce = bench_iv + 4,
+	.ad = aead_ad,
+	.tag = aead_tag,
+};
+
+/* The last AEAD call's verdict; calls whose tag did not match. */
+static bool aead_ok;
+static unsigned int aead_rejected;
 
 static u64 timer_overhead;
 static u64 calib_lo, calib_hi = ~0ULL;	/* readings outside: not full speed */
@@ -194,6 +240,11 @@ static FILE *md_file;
 
 static inline u64 tsc_read(void);
 
+static bool is_aead(const struct subject *s)
+{
+	return s->kind == AMODULE || s->kind == AKERNEL || s->kind == APEER;
+}
+
 /* ---- the calls measured ---- */
 
 static void call_module(const struct subject *s, u32 *state, u8 *dst,
@@ -206,13 +257,22 @@ static void call_module(const struct subject *s, u32 *state, u8 *dst,
 /*
  * Before a module row's calls: its implementation's choices
  * (chacha_scalar_*_bytes) in its build.  The price of a SIMD section is
- * the same for every row, set once per build (setup_paths()).
+ * the same for every row, set once per build (setup_paths()).  Before an
+ * AEAD row's calls of @len bytes: the AD's length and the tag, the one to
+ * check for that length when decrypting.
  */
-static void prepare(const struct subject *s)
+static void prepare(const struct subject *s, unsigned int len)
 {
-	if (s->kind == MODULE)
+	unsigned int l;
+
+	if (s->kind == MODULE || s->kind == AMODULE)
 		s->paths->set_choices(opt_fpu_cost, s->cal.scalar_max_bytes,
 				      s->cal.scalar_tail_bytes);
+	aead_req.adlen = opt_aead_ad;
+	aead_req.tag = aead_tag;
+	for (l = 0; s->decrypt && l < NLENS; l++)
+		if (bench_lens[l] == len)
+			aead_req.tag = aead_tags[l];
 }
 
 /* The kernel's skcipher: 6.12's, or 6.16+'s chacha20-lib (kernel7-*). */
@@ -238,6 +298,41 @@ static void call_peer(const struct subject *s, u32 *state, u8 *dst,
 	for (n = 0; n < len; n += SECTION_BYTES)
 		bench_plain.fpu_charge();
 	peer_crypt(s->peer, dst, src, len);
+}
+
+/*
+ * The AEAD rows: the module's request, the kernel's template re-created,
+ * a library (charged F per 4 KiB as call_peer() is).  Decrypting rows
+ * take the ciphertext from ct_buf.
+ */
+static void call_amodule(const struct subject *s, u32 *state, u8 *dst,
+			 const u8 *src, unsigned int len)
+{
+	aead_ok = s->paths->aead(s->impl, s->poly, &aead_req, dst,
+				 s->decrypt ? ct_buf : src, len, s->decrypt);
+	aead_rejected += !aead_ok;
+}
+
+static void call_akernel(const struct subject *s, u32 *state, u8 *dst,
+			 const u8 *src, unsigned int len)
+{
+	aead_ok = s->paths->kernel_aead(s->tier, s->ptier, s->v7, &aead_req,
+					dst, s->decrypt ? ct_buf : src, len,
+					s->decrypt);
+	aead_rejected += !aead_ok;
+}
+
+static void call_apeer(const struct subject *s, u32 *state, u8 *dst,
+		       const u8 *src, unsigned int len)
+{
+	unsigned int n;
+
+	for (n = 0; n < len; n += SECTION_BYTES)
+		bench_plain.fpu_charge();
+	aead_ok = !peer_aead(s->peer, s->decrypt, dst,
+			     s->decrypt ? ct_buf : src, len, aead_ad,
+			     aead_req.adlen, aead_req.tag);
+	aead_rejected += !aead_ok;
 }
 
 static void call_core(const struct subject *s, u32 *state, u8 *dst,
@@ -307,6 +402,42 @@ static bool kernel_runs(const struct kernel_impl *k, const char **missing)
 	else
 		return true;
 	return false;
+}
+
+/* The model of an Intel family 6 CPU, or 0 for any other. */
+static unsigned int intel_family6_model(void)
+{
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x756e6547) /* "Genu" */
+		return 0;
+	__get_cpuid(1, &a, &b, &c, &d);
+	if (((a >> 8) & 0xf) != 6)
+		return 0;
+	return ((a >> 4) & 0xf) | ((a >> 12) & 0xf0);
+}
+
+/*
+ * Whether the glue's zmm policy (chacha_prefer_zmm(), the kernel's
+ * zmm_exclusion_list) allows an implementation that prefers zmm (@prefer,
+ * a chacha_impl's or a poly1305_impl's): everywhere but these Intel
+ * family 6 models (Skylake-X/SP, Ice Lake, Tiger Lake).
+ */
+static const unsigned int zmm_excluded[] = {
+	0x55, 0x6a, 0x6c, 0x7d, 0x7e, 0x9d, 0x8c, 0x8d,
+};
+
+static bool prefer_ok(unsigned int prefer)
+{
+	unsigned int i, model;
+
+	if (!(prefer & CHACHA_CPU_PREFER_ZMM))
+		return true;
+	model = intel_family6_model();
+	for (i = 0; model && i < ARRAY_SIZE(zmm_excluded); i++)
+		if (model == zmm_excluded[i])
+			return false;
+	return true;
 }
 
 static bool is_avx512(const struct subject *s)
@@ -397,7 +528,7 @@ static void build_subjects(void)
 			s->call = call_peer;
 		}
 	} else {
-		printf("skipping the libraries: they run 20 rounds only\n");
+		printf("skipping the libraries' ChaCha rows: they run 20 rounds only\n");
 	}
 
 	/* Then every core of the benchmark's build, alone. */
@@ -412,6 +543,132 @@ static void build_subjects(void)
 			for (kc = s->kimpl->cores; kc->blocks; kc++)
 				add_core(s->kimpl->name, kc->blocks, NULL,
 					 kc->fn);
+	}
+}
+
+/*
+ * The kernel's Poly1305 beside its chacha tier: for the SSSE3 tier a CPU
+ * without AVX, so the scalar code; AVX2's; AVX-512's, which 6.12 and 7.3
+ * leave alone on Skylake-X (INTEL_SKYLAKE_X, model 0x55) only.
+ */
+static unsigned int kernel_poly_tier(unsigned int tier)
+{
+	if (tier == BENCH_TIER_SSSE3)
+		return BENCH_POLY_SCALAR;
+	if (tier == BENCH_TIER_AVX512VL && intel_family6_model() != 0x55)
+		return BENCH_POLY_AVX512;
+	return BENCH_POLY_AVX2;
+}
+
+/* The ChaCha implementation the glue takes by default, in @p's build. */
+static const struct chacha_impl *module_default(const struct bench_paths *p)
+{
+	const struct chacha_impl *best = &p->impls[0];
+	unsigned int i;
+
+	for (i = 0; i < *p->nimpls; i++)
+		if (cpu_has_features(p->impls[i].needs, NULL) &&
+		    prefer_ok(p->impls[i].prefer))
+			best = &p->impls[i];
+	return best;
+}
+
+/* chachapoly_choose_poly(): the last usable one that its policy allows. */
+static const struct poly1305_impl *module_poly(const struct bench_paths *p)
+{
+	const struct poly1305_impl *best = &p->polys[0];
+	unsigned int i;
+
+	for (i = 0; i < *p->npolys; i++)
+		if (cpu_has_features(p->polys[i].needs, NULL) &&
+		    prefer_ok(p->polys[i].prefer))
+			best = &p->polys[i];
+	return best;
+}
+
+/* A module-<impl>-aead row, or with @named module-<impl>-aead-<poly>. */
+static void add_amodule(const struct bench_paths *paths, const char *sfx,
+			const struct chacha_impl *impl,
+			const struct poly1305_impl *poly, bool named,
+			bool decrypt)
+{
+	struct subject *s;
+
+	if (named)
+		s = add_subject(AMODULE, "module-%s-aead-%s%s", impl->name,
+				poly->name, sfx);
+	else
+		s = add_subject(AMODULE, "module-%s-aead%s", impl->name, sfx);
+	s->impl = impl;
+	s->poly = poly;
+	s->paths = paths;
+	s->suffix = sfx;
+	s->decrypt = decrypt;
+	s->call = call_amodule;
+}
+
+/*
+ * The AEAD rows, encrypting then decrypting: in each build the module
+ * with every ChaCha implementation the CPU runs and the Poly1305 the glue
+ * would choose, then its default with each other Poly1305 the CPU runs,
+ * then the kernel's template on each tier, 6.12's and 7.3's; then the
+ * libraries.
+ */
+static void build_aead_subjects(void)
+{
+	const struct poly1305_impl *poly;
+	const struct chacha_impl *def;
+	unsigned int d, i, p, v7;
+	struct subject *s;
+
+	peers_aead_init(bench_key, aead_req.nonce);
+	for (d = 0; d < 2; d++) {
+		for (p = 0; p < ARRAY_SIZE(all_paths); p++) {
+			const struct bench_paths *paths = all_paths[p];
+			const char *sfx = path_suffix[p];
+
+			def = module_default(paths);
+			poly = module_poly(paths);
+			for (i = 0; i < *paths->nimpls; i++)
+				if (cpu_has_features(paths->impls[i].needs,
+						     NULL))
+					add_amodule(paths, sfx,
+						    &paths->impls[i], poly,
+						    false, d);
+			for (i = 0; i < *paths->npolys; i++)
+				if (&paths->polys[i] != poly &&
+				    cpu_has_features(paths->polys[i].needs,
+						     NULL))
+					add_amodule(paths, sfx, def,
+						    &paths->polys[i], true, d);
+			for (i = 0; i < ARRAY_SIZE(kernel_impls); i++) {
+				const struct kernel_impl *k = &kernel_impls[i];
+				const char *missing;
+
+				if (!kernel_runs(k, &missing))
+					continue;
+				for (v7 = 0; v7 < 2; v7++) {
+					s = add_subject(AKERNEL,
+							"kernel%s-aead-%s%s",
+							v7 ? "7" : "",
+							k->name + 7, sfx);
+					s->kimpl = k;
+					s->tier = i;
+					s->ptier = kernel_poly_tier(i);
+					s->v7 = v7;
+					s->paths = paths;
+					s->suffix = sfx;
+					s->decrypt = d;
+					s->call = call_akernel;
+				}
+			}
+		}
+		for (i = 0; peer_aead_name(i); i++) {
+			s = add_subject(APEER, "%s", peer_aead_name(i));
+			s->peer = i;
+			s->decrypt = d;
+			s->call = call_apeer;
+		}
 	}
 }
 
@@ -513,7 +770,7 @@ static void measure(const struct subject *s, unsigned int len,
 	u64 one = ~0ULL, best = ~0ULL, t, start;
 	unsigned int i, n, rep, redo;
 
-	prepare(s);
+	prepare(s, len);
 	start = tsc_read();
 	while (tsc_read() - start < WARM_CYCLES)
 		time_batch(s, len, 1);
@@ -727,6 +984,16 @@ static void calibrate_modules(void)
 		}
 		s->cal = best;
 	}
+	/* An AEAD row takes the choices of its ChaCha implementation's row. */
+	for (i = 0; i < nsubjects; i++) {
+		struct subject *a = &subjects[i];
+		unsigned int k;
+
+		for (k = 0; a->kind == AMODULE && k < nsubjects; k++)
+			if (subjects[k].kind == MODULE &&
+			    subjects[k].impl == a->impl)
+				a->cal = subjects[k].cal;
+	}
 }
 
 /*
@@ -742,14 +1009,14 @@ static void cross_check(void)
 	for (i = 0; i < nsubjects; i++) {
 		const struct subject *s = &subjects[i];
 
-		for (l = 0; l < NLENS; l++) {
+		for (l = 0; !is_aead(s) && l < NLENS; l++) {
 			len = s->core_bytes ? s->core_bytes : bench_lens[l];
 			memcpy(st_want, bench_state, sizeof(st_want));
 			memcpy(st, bench_state, sizeof(st));
 			chacha_crypt_impl(&chacha_impls[0], st_want, want,
 					  src_buf, len, opt_rounds);
 			memset(dst_buf, 0, MAX_LEN);
-			prepare(s);
+			prepare(s, len);
 			s->call(s, st, dst_buf, src_buf, len);
 			if (s->core_bytes || s->kind == PEER)
 				st[12] = st_want[12];
@@ -768,6 +1035,187 @@ static void cross_check(void)
 	else
 		printf("cross-check: every subject matches scalar C\n");
 	free(want);
+}
+
+/*
+ * The AEAD's reference: libsodium's ciphertext of all of src_buf and its
+ * tag for each length (the ciphertext of a shorter message is a prefix).
+ * Without libsodium, the module's scalar C with Poly1305 in C.
+ */
+static const char *setup_aead(void)
+{
+	const char *ref = "libsodium-aead";
+	unsigned int i, l, peer = ~0U;
+	struct bench_aead a = aead_req;
+
+	for (i = 0; i < CHACHA_KEY_BYTES / 4; i++)
+		aead_key[i] = get_le32(bench_key + 4 * i);
+	for (i = 0; i < MAX_AEAD_AD; i++)
+		aead_ad[i] = i * 13 + 5;
+	ct_buf = page_buffer();
+	a.adlen = opt_aead_ad;
+	for (i = 0; peer_aead_name(i); i++)
+		if (!strcmp(peer_aead_name(i), ref))
+			peer = i;
+	if (peer == ~0U)
+		ref = "the module's scalar C (no libsodium)";
+	for (l = 0; l < NLENS; l++) {
+		a.tag = aead_tags[l];
+		if (peer != ~0U)
+			peer_aead(peer, false, ct_buf, src_buf, bench_lens[l],
+				  aead_ad, opt_aead_ad, a.tag);
+		else
+			bench_plain.aead(&chacha_impls[0], &poly1305_impls[0],
+					 &a, ct_buf, src_buf, bench_lens[l],
+					 false);
+	}
+	return ref;
+}
+
+/* RFC 8439 section 2.8.2: ChaCha20-Poly1305 of the sunscreen text. */
+static const u8 rfc_nonce[CHACHAPOLY_NONCE_BYTES] = {
+	0x07, 0x00, 0x00, 0x00, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47,
+};
+
+static const u8 rfc_ad[] = {
+	0x50, 0x51, 0x52, 0x53, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
+};
+
+/* "Ladies and Gentlemen of the class of '99: If I could offer you ..." */
+static const u8 rfc_pt[] = {
+	0x4c, 0x61, 0x64, 0x69, 0x65, 0x73, 0x20, 0x61,
+	0x6e, 0x64, 0x20, 0x47, 0x65, 0x6e, 0x74, 0x6c,
+	0x65, 0x6d, 0x65, 0x6e, 0x20, 0x6f, 0x66, 0x20,
+	0x74, 0x68, 0x65, 0x20, 0x63, 0x6c, 0x61, 0x73,
+	0x73, 0x20, 0x6f, 0x66, 0x20, 0x27, 0x39, 0x39,
+	0x3a, 0x20, 0x49, 0x66, 0x20, 0x49, 0x20, 0x63,
+	0x6f, 0x75, 0x6c, 0x64, 0x20, 0x6f, 0x66, 0x66,
+	0x65, 0x72, 0x20, 0x79, 0x6f, 0x75, 0x20, 0x6f,
+	0x6e, 0x6c, 0x79, 0x20, 0x6f, 0x6e, 0x65, 0x20,
+	0x74, 0x69, 0x70, 0x20, 0x66, 0x6f, 0x72, 0x20,
+	0x74, 0x68, 0x65, 0x20, 0x66, 0x75, 0x74, 0x75,
+	0x72, 0x65, 0x2c, 0x20, 0x73, 0x75, 0x6e, 0x73,
+	0x63, 0x72, 0x65, 0x65, 0x6e, 0x20, 0x77, 0x6f,
+	0x75, 0x6c, 0x64, 0x20, 0x62, 0x65, 0x20, 0x69,
+	0x74, 0x2e,
+};
+
+#define RFC_LEN		sizeof(rfc_pt)
+
+/* The ciphertext, then the tag. */
+static const u8 rfc_ct[RFC_LEN + CHACHAPOLY_TAG_BYTES] = {
+	0xd3, 0x1a, 0x8d, 0x34, 0x64, 0x8e, 0x60, 0xdb,
+	0x7b, 0x86, 0xaf, 0xbc, 0x53, 0xef, 0x7e, 0xc2,
+	0xa4, 0xad, 0xed, 0x51, 0x29, 0x6e, 0x08, 0xfe,
+	0xa9, 0xe2, 0xb5, 0xa7, 0x36, 0xee, 0x62, 0xd6,
+	0x3d, 0xbe, 0xa4, 0x5e, 0x8c, 0xa9, 0x67, 0x12,
+	0x82, 0xfa, 0xfb, 0x69, 0xda, 0x92, 0x72, 0x8b,
+	0x1a, 0x71, 0xde, 0x0a, 0x9e, 0x06, 0x0b, 0x29,
+	0x05, 0xd6, 0xa5, 0xb6, 0x7e, 0xcd, 0x3b, 0x36,
+	0x92, 0xdd, 0xbd, 0x7f, 0x2d, 0x77, 0x8b, 0x8c,
+	0x98, 0x03, 0xae, 0xe3, 0x28, 0x09, 0x1b, 0x58,
+	0xfa, 0xb3, 0x24, 0xe4, 0xfa, 0xd6, 0x75, 0x94,
+	0x55, 0x85, 0x80, 0x8b, 0x48, 0x31, 0xd7, 0xbc,
+	0x3f, 0xf4, 0xde, 0xf0, 0x8e, 0x4b, 0x7a, 0x9d,
+	0xe5, 0x76, 0xd2, 0x65, 0x86, 0xce, 0xc6, 0x4b,
+	0x61, 0x16, 0x1a, 0xe1, 0x0b, 0x59, 0x4f, 0x09,
+	0xe2, 0x6a, 0x7e, 0x90, 0x2e, 0xcb, 0xd0, 0x60,
+	0x06, 0x91,
+};
+
+/* The vector through a module or kernel AEAD row (key 0x80, 0x81, ...). */
+static bool rfc8439_ok(const struct subject *s)
+{
+	u8 out[RFC_LEN], tag[CHACHAPOLY_TAG_BYTES];
+	u32 key[CHACHA_KEY_BYTES / 4];
+	struct bench_aead a = {
+		.key = key, .nonce = rfc_nonce,
+		.ad = rfc_ad, .adlen = sizeof(rfc_ad), .tag = tag,
+	};
+	const u8 *in = s->decrypt ? rfc_ct : rfc_pt;
+	unsigned int i;
+	bool ok;
+
+	BUILD_BUG_ON(RFC_LEN != 114);
+	for (i = 0; i < ARRAY_SIZE(key); i++)
+		key[i] = 0x83828180 + 0x04040404 * i;
+	memcpy(tag, rfc_ct + RFC_LEN, sizeof(tag));
+	prepare(s, RFC_LEN);
+	if (s->kind == AMODULE)
+		ok = s->paths->aead(s->impl, s->poly, &a, out, in, RFC_LEN,
+				    s->decrypt);
+	else
+		ok = s->paths->kernel_aead(s->tier, s->ptier, s->v7, &a, out,
+					   in, RFC_LEN, s->decrypt);
+	if (s->decrypt)
+		return ok && !memcmp(out, rfc_pt, RFC_LEN);
+	return !memcmp(out, rfc_ct, RFC_LEN) &&
+	       !memcmp(tag, rfc_ct + RFC_LEN, sizeof(tag));
+}
+
+/*
+ * The AEAD rows, as cross_check() the others: every row's ciphertext and
+ * tag (or, decrypting, plaintext and verdict) at each length against
+ * @ref's; a forged tag refused; the module's and kernel's rows on RFC
+ * 8439's vector too.  With the choices the rows are measured with.
+ */
+static void aead_cross_check(const char *ref)
+{
+	unsigned int i, l, len, bad = 0;
+	u8 forged[CHACHAPOLY_TAG_BYTES];
+
+	for (i = 0; i < nsubjects; i++) {
+		const struct subject *s = &subjects[i];
+		const char *dir = s->decrypt ? "decrypt" : "encrypt";
+
+		if (!is_aead(s))
+			continue;
+		for (l = 0; l < NLENS; l++) {
+			bool differs;
+
+			len = bench_lens[l];
+			memset(dst_buf, 0, MAX_LEN);
+			memset(aead_tag, 0, sizeof(aead_tag));
+			prepare(s, len);
+			s->call(s, NULL, dst_buf, src_buf, len);
+			if (s->decrypt)
+				differs = !aead_ok ||
+					  memcmp(dst_buf, src_buf, len);
+			else
+				differs = memcmp(dst_buf, ct_buf, len) ||
+					  memcmp(aead_tag, aead_tags[l],
+						 sizeof(aead_tag));
+			if (differs) {
+				printf("WARNING: %s (%s) differs from %s at %u bytes\n",
+				       s->name, dir, ref, len);
+				bad++;
+			}
+		}
+		if (s->decrypt) {
+			l = NLENS / 2;
+			prepare(s, bench_lens[l]);
+			memcpy(forged, aead_tags[l], sizeof(forged));
+			forged[l] ^= 0x10;
+			aead_req.tag = forged;
+			s->call(s, NULL, dst_buf, src_buf, bench_lens[l]);
+			if (aead_ok) {
+				printf("WARNING: %s accepts a forged tag at %u bytes\n",
+				       s->name, bench_lens[l]);
+				bad++;
+			}
+		}
+		if (s->kind != APEER && !rfc8439_ok(s)) {
+			printf("WARNING: %s (%s) fails RFC 8439 2.8.2\n",
+			       s->name, dir);
+			bad++;
+		}
+	}
+	aead_rejected = 0;
+	if (bad)
+		printf("WARNING: the AEAD numbers of those mean nothing\n");
+	else
+		printf("cross-check: every AEAD row matches %s and %s\n", ref,
+		       "refuses a forged tag; the module's and kernel's pass RFC 8439 2.8.2");
 }
 
 /* ---- output ---- */
@@ -864,6 +1312,47 @@ static void print_tables(void)
 	}
 }
 
+/* The AEAD rows of one direction: cycles per byte and GB/s. */
+static void print_aead_tables(void)
+{
+	unsigned int d, i, l, t;
+
+	for (d = 0; d < 2; d++) {
+		for (t = 0; t < 2; t++) {
+			out("\n### ChaCha20-Poly1305 %s, AD %u bytes: %s\n\n",
+			    d ? "decrypt" : "encrypt", opt_aead_ad,
+			    t ? "GB/s (from the TSC rate)" :
+			    "TSC cycles per byte");
+			out("| bytes |");
+			for (i = 0; i < nsubjects; i++)
+				if (is_aead(&subjects[i]) &&
+				    subjects[i].decrypt == d)
+					out(" %s |", subjects[i].name);
+			out("\n|---:|");
+			for (i = 0; i < nsubjects; i++)
+				if (is_aead(&subjects[i]) &&
+				    subjects[i].decrypt == d)
+					out("---:|");
+			out("\n");
+			for (l = 0; l < NLENS; l++) {
+				out("| %u |", bench_lens[l]);
+				for (i = 0; i < nsubjects; i++) {
+					const struct subject *s = &subjects[i];
+
+					if (!is_aead(s) || s->decrypt != d)
+						continue;
+					if (t)
+						out(" %.2f |",
+						    gbps(per_byte(s, l)));
+					else
+						out(" %.2f |", per_byte(s, l));
+				}
+				out("\n");
+			}
+		}
+	}
+}
+
 /*
  * The kernel's best tier this CPU runs, or the best without AVX-512:
  * 6.12's (kernel-*) or, with @v7, 7.3's (kernel7-*), of the build with
@@ -912,35 +1401,6 @@ static const struct subject *kernel_tier(const struct subject *m)
 }
 
 /*
- * Whether the glue's zmm policy (chacha_prefer_zmm(), the kernel's
- * zmm_exclusion_list) allows an implementation that prefers zmm:
- * everywhere but these Intel family 6 models (Skylake-X/SP, Ice Lake,
- * Tiger Lake).
- */
-static const unsigned int zmm_excluded[] = {
-	0x55, 0x6a, 0x6c, 0x7d, 0x7e, 0x9d, 0x8c, 0x8d,
-};
-
-static bool prefer_ok(const struct chacha_impl *impl)
-{
-	unsigned int a, b, c, d, family, model;
-
-	if (!(impl->prefer & CHACHA_CPU_PREFER_ZMM))
-		return true;
-	if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x756e6547) /* "Genu" */
-		return true;
-	__get_cpuid(1, &a, &b, &c, &d);
-	family = (a >> 8) & 0xf;
-	model = ((a >> 4) & 0xf) | ((a >> 12) & 0xf0);
-	if (family != 6)
-		return true;
-	for (a = 0; a < ARRAY_SIZE(zmm_excluded); a++)
-		if (model == zmm_excluded[a])
-			return false;
-	return true;
-}
-
-/*
  * The module row the glue picks by default on this CPU (the last usable
  * implementation its zmm policy allows), or, with !@avx512, the best one
  * leaving out AVX-512; of the build with suffix @sfx.
@@ -954,7 +1414,7 @@ static const struct subject *module_best(bool avx512, const char *sfx)
 		if (subjects[i].kind == MODULE &&
 		    !strcmp(subjects[i].suffix, sfx) &&
 		    (avx512 || !is_avx512(&subjects[i])) &&
-		    prefer_ok(subjects[i].impl))
+		    prefer_ok(subjects[i].impl->prefer))
 			best = &subjects[i];
 	return best;
 }
@@ -1181,6 +1641,228 @@ static void target_bound(const char *id, const struct subject *m,
 	    worst <= limit ? "met" : "missed", worst, limit);
 }
 
+/* The most AEAD rows a TARGET line compares with at once. */
+#define AEAD_THEIRS	16
+
+/* The AEAD rows of build @sfx and direction @decrypt whose name matches. */
+static unsigned int aead_rows(const char *sfx, bool decrypt,
+			      bool (*match)(const struct subject *s,
+					    const char *arg),
+			      const char *arg, const struct subject **rows)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < nsubjects && n < AEAD_THEIRS; i++) {
+		const struct subject *s = &subjects[i];
+
+		if (is_aead(s) && s->decrypt == decrypt &&
+		    !strcmp(s->suffix, sfx) && match(s, arg))
+			rows[n++] = s;
+	}
+	return n;
+}
+
+static bool is_named(const struct subject *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(s->name, name, n) && !strcmp(s->name + n, s->suffix);
+}
+
+/* A kernel row (@tier NULL) or one of tier @tier, 6.12's or 7.3's. */
+static bool is_kernel_aead(const struct subject *s, const char *tier)
+{
+	return s->kind == AKERNEL && (!tier || !strcmp(s->kimpl->name + 7,
+						       tier));
+}
+
+static bool is_library_aead(const struct subject *s, const char *unused)
+{
+	return s->kind == APEER;
+}
+
+/* The row the module registers: its default ChaCha20 and Poly1305. */
+static bool is_default_aead(const struct subject *s, const char *unused)
+{
+	return s->kind == AMODULE && s->impl == module_default(s->paths) &&
+	       s->poly == module_poly(s->paths);
+}
+
+/* An AVX-512 implementation with the Poly1305 the module would choose. */
+static bool is_avx512_aead(const struct subject *s, const char *unused)
+{
+	return s->kind == AMODULE && !strncmp(s->impl->name, "avx512", 6) &&
+	       s->poly == module_poly(s->paths);
+}
+
+/*
+ * The largest ratio of @a over the fastest of @b[0..@nb) at each length
+ * from @minlen to @maxlen; its length in @at.
+ */
+static double worst_aead(const struct subject *a,
+			 const struct subject *const *b, unsigned int nb,
+			 unsigned int minlen, unsigned int maxlen,
+			 unsigned int *at)
+{
+	double worst = 0, best, r;
+	unsigned int i, l;
+
+	for (l = 0; l < NLENS; l++) {
+		if (bench_lens[l] < minlen || bench_lens[l] > maxlen)
+			continue;
+		for (i = 0, best = 0; i < nb; i++)
+			if (!best || b[i]->res[l].cycles < best)
+				best = b[i]->res[l].cycles;
+		r = a->res[l].cycles / best;
+		if (r > worst) {
+			worst = r;
+			*at = bench_lens[l];
+		}
+	}
+	return worst;
+}
+
+/*
+ * A TARGET line for the AEAD: @a over the fastest of @b at each length,
+ * min(@theirs) (or @b's one row), ":encrypt" or ":decrypt" after them.
+ */
+static void target_aead(const char *id, const struct subject *a,
+			const struct subject *const *b, unsigned int nb,
+			const char *theirs, unsigned int minlen,
+			unsigned int maxlen, double limit, const char *why)
+{
+	unsigned int at = 0;
+	double r;
+
+	if (!a || !nb) {
+		out("TARGET %s: skipped (%s)\n", id, why);
+		return;
+	}
+	r = worst_aead(a, b, nb, minlen, maxlen, &at);
+	out("TARGET %s %s/%s%s%s:%s at %u..%u B (worst at %u B): %s %.3f (limit %.2f)\n",
+	    id, a->name, nb == 1 ? "" : "min(", nb == 1 ? b[0]->name : theirs,
+	    nb == 1 ? "" : ")", a->decrypt ? "decrypt" : "encrypt", minlen,
+	    maxlen, at, r <= limit ? "met" : "missed", r, limit);
+}
+
+/*
+ * The default AEAD (@kernel) over the fastest kernel row and the fastest
+ * library at each size, per call: the ratios behind 29.1 and 29.3.
+ */
+static void print_aead_ratios(void)
+{
+	const struct subject *ours[2][AEAD_THEIRS], *theirs[2][2][AEAD_THEIRS];
+	unsigned int d, c, i, l, n[2], nk[2][2], at;
+	const char *k = "@kernel";
+	double r;
+
+	for (d = 0; d < 2; d++) {
+		n[d] = aead_rows(k, d, is_default_aead, NULL, ours[d]);
+		nk[d][0] = aead_rows(k, d, is_kernel_aead, NULL, theirs[d][0]);
+		nk[d][1] = aead_rows("", d, is_library_aead, NULL,
+				     theirs[d][1]);
+		if (!n[d] || !nk[d][0] || !nk[d][1])
+			return;
+	}
+	out("\n### ChaCha20-Poly1305 ratios, cycles per call (below 1: ours is faster)\n\n");
+	out("| bytes |");
+	for (d = 0; d < 2; d++)
+		out(" %s %s / min(kernel*-aead-*@kernel) | %s %s / min(libraries) |",
+		    ours[d][0]->name, d ? "decrypt" : "encrypt",
+		    ours[d][0]->name, d ? "decrypt" : "encrypt");
+	out("\n|---:|---:|---:|---:|---:|\n");
+	for (l = 0; l < NLENS; l++) {
+		unsigned int len = bench_lens[l];
+
+		out("| %u |", len);
+		for (i = 0; i < 4; i++) {
+			d = i / 2;
+			c = i % 2;
+			r = worst_aead(ours[d][0], theirs[d][c], nk[d][c], len,
+				       len, &at);
+			out(" %.3f |", r);
+		}
+		out("\n");
+	}
+}
+
+/*
+ * 29.2 for one tier and direction: module-<tier>-aead, or for avx512vl
+ * the AVX-512 row whose worst ratio is lowest, over the faster of 6.12's
+ * and 7.3's kernel*-aead-<tier>, from 512 B to 16 KiB.
+ */
+static void target_aead_tier(const char *k, bool decrypt, const char *tier,
+			     double limit)
+{
+	const struct subject *ours[AEAD_THEIRS], *theirs[AEAD_THEIRS];
+	const struct subject *m = NULL;
+	unsigned int j, n, nk, at;
+	char name[48], why[64];
+	double r, best_r = 0;
+
+	nk = aead_rows(k, decrypt, is_kernel_aead, tier, theirs);
+	if (strcmp(tier, "avx512vl")) {
+		snprintf(name, sizeof(name), "module-%s-aead", tier);
+		n = aead_rows(k, decrypt, is_named, name, ours);
+	} else {
+		n = aead_rows(k, decrypt, is_avx512_aead, NULL, ours);
+	}
+	for (j = 0; nk && j < n; j++) {
+		r = worst_aead(ours[j], theirs, nk, 512, 16384, &at);
+		if (!m || r < best_r) {
+			m = ours[j];
+			best_r = r;
+		}
+	}
+	snprintf(name, sizeof(name), "kernel*-aead-%s@kernel", tier);
+	snprintf(why, sizeof(why), "no kernel-aead-%s: the CPU lacks it",
+		 tier);
+	target_aead("29.2", m, theirs, nk, name, 512, 16384, limit, why);
+}
+
+/*
+ * The AEAD's targets, on the @kernel rows (@k), each encrypting and
+ * decrypting:
+ * - 29.1: the module's default never slower than the fastest of the
+ *   kernel's rows, 6.12's and 7.3's, at every size;
+ * - 29.2: from 512 B to 16 KiB, tier by tier, at most 0.85 of the
+ *   kernel's (6.12's or 7.3's, the faster) for SSSE3 and 0.80 for AVX2
+ *   and for our best AVX-512 row against avx512vl;
+ * - 29.3: from 256 B the default never slower than the fastest library.
+ */
+static void print_aead_targets(const char *k)
+{
+	static const struct {
+		const char *tier;
+		double limit;
+	} tiers[] = {
+		{ "ssse3", 0.85 }, { "avx2", 0.80 }, { "avx512vl", 0.80 },
+	};
+	const struct subject *ours[AEAD_THEIRS], *theirs[AEAD_THEIRS];
+	unsigned int d, i, j, n, nk;
+	char libs[128];
+
+	for (d = 0; d < 2; d++) {
+		n = aead_rows(k, d, is_default_aead, NULL, ours);
+		nk = aead_rows(k, d, is_kernel_aead, NULL, theirs);
+		target_aead("29.1", n ? ours[0] : NULL, theirs, nk,
+			    "kernel*-aead-*@kernel", bench_lens[0], MAX_LEN,
+			    1.00, "no kernel-aead-* rows: the CPU lacks SSSE3");
+	}
+	for (i = 0; i < ARRAY_SIZE(tiers); i++)
+		for (d = 0; d < 2; d++)
+			target_aead_tier(k, d, tiers[i].tier, tiers[i].limit);
+	for (d = 0; d < 2; d++) {
+		n = aead_rows(k, d, is_default_aead, NULL, ours);
+		nk = aead_rows("", d, is_library_aead, NULL, theirs);
+		for (j = 0, libs[0] = 0; j < nk; j++)
+			snprintf(libs + strlen(libs), sizeof(libs) - strlen(libs),
+				 "%s%s", j ? "," : "", theirs[j]->name);
+		target_aead("29.3", n ? ours[0] : NULL, theirs, nk, libs, 256,
+			    MAX_LEN, 1.00, "no library's AEAD");
+	}
+}
+
 /*
  * The targets that stand, each judged on the @kernel rows (the kernel's
  * flags and this machine's mitigations on both sides):
@@ -1236,7 +1918,7 @@ static void print_targets(void)
 		const struct subject *s = &subjects[i];
 		char name[48];
 
-		if (strcmp(s->suffix, k) ||
+		if (strcmp(s->suffix, k) || is_aead(s) ||
 		    (s->kind == MODULE && !s->impl->cores[0].blocks))
 			continue;
 		snprintf(name, sizeof(name), "%.*s",
@@ -1251,6 +1933,7 @@ static void print_targets(void)
 	target_bound("28.2", ours, 4096, 1.10, "no core rows");
 	target("28.3", find_row("module-avx2", k), osn ? osn : os, 256, 1.00,
 	       "the CPU lacks AVX2, or no OpenSSL");
+	print_aead_targets(k);
 	out("```\n");
 }
 
@@ -1264,22 +1947,28 @@ static void write_csv(const char *path)
 		return;
 	}
 	fprintf(f, "kind,name,rounds,fpu_cost,bytes,cycles_per_call,%s\n",
-		"cycles_per_byte,gb_per_s,redone,forced");
+		"cycles_per_byte,gb_per_s,redone,forced,op,ad_bytes");
 	for (i = 0; i < nsubjects; i++) {
 		const struct subject *s = &subjects[i];
 		static const char * const kinds[] = {
 			[MODULE] = "module", [KERNEL] = "kernel",
 			[PEER] = "library", [CORE] = "core", [KCORE] = "core",
+			[AMODULE] = "aead-module", [AKERNEL] = "aead-kernel",
+			[APEER] = "aead-library",
 		};
+		const char *op = !is_aead(s) ? "xor" :
+				 s->decrypt ? "decrypt" : "encrypt";
 
 		for (l = 0; l < NLENS; l++) {
 			const struct point *p = &s->res[l];
 			unsigned int len = s->core_bytes ?: bench_lens[l];
 
-			fprintf(f, "%s,%s,%u,%u,%u,%.1f,%.4f,%.3f,%u,%u\n",
-				kinds[s->kind], s->name, opt_rounds,
-				opt_fpu_cost, len, p->cycles, p->cycles / len,
-				gbps(p->cycles / len), p->redone, p->forced);
+			fprintf(f, "%s,%s,%u,%u,%u,%.1f,%.4f,%.3f,%u,%u,%s,%u\n",
+				kinds[s->kind], s->name,
+				is_aead(s) ? 20 : opt_rounds, opt_fpu_cost,
+				len, p->cycles, p->cycles / len,
+				gbps(p->cycles / len), p->redone, p->forced,
+				op, is_aead(s) ? opt_aead_ad : 0);
 			if (s->core_bytes)
 				break;
 		}
@@ -1301,7 +1990,44 @@ static void plot_style(FILE *gp, const struct subject *s)
 
 	fprintf(gp, " lc rgb '%s' dt %d",
 		colours[(s - subjects) % ARRAY_SIZE(colours)],
-		s->kind == MODULE ? 1 : s->kind == KERNEL ? 2 : 3);
+		s->kind == MODULE || s->kind == AMODULE ? 1 :
+		s->kind == KERNEL || s->kind == AKERNEL ? 2 : 3);
+}
+
+/* The AEAD's plot: encrypting, the @kernel rows and the libraries. */
+static bool aead_plotted(const struct subject *s)
+{
+	return is_aead(s) && !s->decrypt &&
+	       (s->kind == APEER || !strcmp(s->suffix, "@kernel"));
+}
+
+static void plot_aead(FILE *gp)
+{
+	unsigned int i, l;
+	bool first = true;
+
+	fprintf(gp, "$a << EOD\n");
+	for (l = 0; l < NLENS; l++) {
+		fprintf(gp, "%u", bench_lens[l]);
+		for (i = 0; i < nsubjects; i++)
+			if (aead_plotted(&subjects[i]))
+				fprintf(gp, " %.4f", per_byte(&subjects[i], l));
+		fprintf(gp, "\n");
+	}
+	fprintf(gp, "EOD\n");
+	fprintf(gp, "set logscale y 2\nset autoscale y\nset ylabel 'TSC cycles per byte'\n");
+	fprintf(gp, "set title \"ChaCha20-Poly1305 encrypt, AD %u bytes: %s\" noenhanced\nplot ",
+		opt_aead_ad, "the @kernel rows and the libraries");
+	for (i = 0, l = 2; i < nsubjects; i++) {
+		if (!aead_plotted(&subjects[i]))
+			continue;
+		fprintf(gp, "%s$a using 1:%u with linespoints lw 2",
+			first ? "" : ", ", l++);
+		first = false;
+		plot_style(gp, &subjects[i]);
+		fprintf(gp, " title '%s'", subjects[i].name);
+	}
+	fprintf(gp, "\n");
 }
 
 static void write_png(const char *path, const char *model)
@@ -1316,9 +2042,9 @@ static void write_png(const char *path, const char *model)
 		perror("bench: gnuplot");
 		return;
 	}
-	fprintf(gp, "set terminal pngcairo size 800,960 font ',8'\n");
+	fprintf(gp, "set terminal pngcairo size 800,1440 font ',8'\n");
 	fprintf(gp, "set output '%s'\n", path);
-	fprintf(gp, "set multiplot layout 2,1 title \"ChaCha%u on %s, F = %u; %s\" noenhanced\n",
+	fprintf(gp, "set multiplot layout 3,1 title \"ChaCha%u on %s, F = %u; %s\" noenhanced\n",
 		opt_rounds, model, opt_fpu_cost,
 		"solid: ours (module-*), dashed: the kernel's, dotted: libraries");
 	fprintf(gp, "set logscale x 2\nset grid xtics ytics\n");
@@ -1378,6 +2104,7 @@ static void write_png(const char *path, const char *model)
 		col += 2;
 	}
 	fprintf(gp, ", 1 with lines lc rgb 'black' dt 3 notitle\n");
+	plot_aead(gp);
 	fprintf(gp, "unset multiplot\n");
 	status = pclose(gp);
 	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status))
@@ -1464,6 +2191,8 @@ static void print_help(FILE *f)
 		"                  untrain, srso (default auto: what this machine's\n"
 		"                  kernel reports in /sys/devices/system/cpu/\n"
 		"                  vulnerabilities)\n"
+		"  --aead-ad N     bytes of AD per ChaCha20-Poly1305 message (default\n"
+		"                  20, dm-crypt's; ESP has 8 or 12), at most 1024\n"
 		"  --cpu N         the CPU to pin to (default: the last one allowed)\n"
 		"  --commit ID     the commit measured, for the Markdown\n"
 		"  --csv FILE      write every point as CSV\n"
@@ -1529,6 +2258,7 @@ static void parse_args(int argc, char **argv)
 		{ "stride", required_argument, NULL, 'S' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "mitigations", required_argument, NULL, 'M' },
+		{ "aead-ad", required_argument, NULL, 'A' },
 		{ "commit", required_argument, NULL, 'g' },
 		{ "csv", required_argument, NULL, 'o' },
 		{ "md", required_argument, NULL, 'm' },
@@ -1579,6 +2309,14 @@ static void parse_args(int argc, char **argv)
 		case 'M':
 			parse_mitigations(optarg);
 			break;
+		case 'A':
+			opt_aead_ad = parse_uint("--aead-ad", optarg);
+			if (opt_aead_ad > MAX_AEAD_AD) {
+				fprintf(stderr, "bench: --aead-ad at most %u\n",
+					MAX_AEAD_AD);
+				exit(2);
+			}
+			break;
 		case 'g':
 			opt_commit = optarg;
 			break;
@@ -1611,6 +2349,7 @@ int main(int argc, char **argv)
 	unsigned int i, l, pass, redone = 0, forced = 0, npoints = 0;
 	char model[128], sig[64];
 	struct timespec t0, t1;
+	const char *aead_ref;
 	double load;
 
 	parse_args(argc, argv);
@@ -1621,6 +2360,8 @@ int main(int argc, char **argv)
 	cpu_signature(sig, sizeof(sig));
 	setup_buffers();
 	build_subjects();
+	build_aead_subjects();
+	aead_ref = setup_aead();
 	setup_paths();
 	if (opt_md) {
 		md_file = fopen(opt_md, "w");
@@ -1634,6 +2375,7 @@ int main(int argc, char **argv)
 	measure_clocks();
 	measure_overhead();
 	calibrate_modules();
+	aead_cross_check(aead_ref);
 	/*
 	 * Several passes, each over everything and the subjects side by side
 	 * at each length, so that a slow spell of the host hits one pass of
@@ -1662,6 +2404,9 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	load = load_average();
+	if (aead_rejected)
+		printf("WARNING: %u AEAD calls refused the right tag while measured\n",
+		       aead_rejected);
 
 	out("## ChaCha%u: the module's request path beside the kernel's and the libraries'\n\n",
 	    opt_rounds);
@@ -1684,6 +2429,9 @@ int main(int argc, char **argv)
 #endif
 	out("- F = %u TSC cycles per SIMD section (--fpu-cost): %s\n", opt_fpu_cost,
 	    "per chacha_simd_begin() of module-*, per 4 KiB walk step of kernel-* and of the libraries");
+	out("- ChaCha20-Poly1305: AD %u bytes (--aead-ad), %s; %s\n", opt_aead_ad,
+	    "the module's and the kernel's Poly1305 F per section as well",
+	    "kernel*-aead-* leave out the template's API calls, scatterlist walks and callbacks (a lower bound)");
 	out("- %u points, best of %u batches each, in %.1f s; timer overhead %llu cycles; ",
 	    npoints, opt_reps, elapsed_ns(&t0, &t1) / 1e9,
 	    (unsigned long long)timer_overhead);
@@ -1695,6 +2443,8 @@ int main(int argc, char **argv)
 	print_tables();
 	print_calibration();
 	print_ratios();
+	print_aead_tables();
+	print_aead_ratios();
 	print_targets();
 	if (md_file && fclose(md_file))
 		perror(opt_md);

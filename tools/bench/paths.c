@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The request paths the benchmark measures, other than the libraries:
- * the charged SIMD section that the module's chacha_crypt_request() calls,
- * and a re-creation of the kernel's own skcipher paths around its
- * assembly.  Built twice, with chacha20_core.c and the .S files: with the
- * benchmark's flags, and with the flags Kbuild uses for the module against
- * a distribution kernel (the @kernel rows; see the Makefile and
- * kflags.sh).  Each build exports one struct bench_paths and nothing
- * else that the other could clash with.
+ * the charged SIMD section that the module's chacha_crypt_request() and
+ * chachapoly_crypt() call, the module's AEAD request, and a re-creation
+ * of the kernel's own skcipher and rfc7539 paths around its assembly.
+ * Built twice, with the module's C and the .S files: with the benchmark's
+ * flags, and with the flags Kbuild uses for the module against a
+ * distribution kernel (the @kernel rows; see the Makefile and kflags.sh).
+ * Each build exports one struct bench_paths and nothing else that the
+ * other could clash with.
  */
 #include <linux/compiler_attributes.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <asm/byteorder.h>
 
 #include "chacha20_core.h"
+#include "chacha20poly1305_core.h"
 #include "kernel_chacha.h"
+#include "kernel_poly1305.h"
 #include "paths.h"
 
 #ifndef BENCH_PATHS
@@ -239,6 +243,280 @@ static void kernel_walk(unsigned int tier, bool lib, u32 *state, u8 *dst,
 	}
 }
 
+/* Whether two tags differ, in a time that does not tell where (memneq). */
+static bool tag_differs(const u8 *a, const u8 *b)
+{
+	unsigned int i;
+	u8 d = 0;
+
+	for (i = 0; i < CHACHAPOLY_TAG_BYTES; i++)
+		d |= a[i] ^ b[i];
+	return d;
+}
+
+/*
+ * The module's AEAD request as chachapoly_walk() and its callers make it:
+ * chachapoly_init(), the AD, the text one walk step (a page) at a time,
+ * chachapoly_final(), then the tag out or compared.  Left out, as on the
+ * kernel's side below: the crypto API's calls, the scatterlist walks and
+ * the AD's copy through a bounce buffer.
+ */
+static bool module_aead(const struct chacha_impl *ci,
+			const struct poly1305_impl *pi,
+			const struct bench_aead *a, u8 *dst, const u8 *src,
+			unsigned int len, bool decrypt)
+{
+	struct chachapoly_req r __uninitialized;	/* chachapoly_init() */
+	u8 tag[CHACHAPOLY_TAG_BYTES];
+	bool ok = true;
+
+	chachapoly_init(&r, ci, pi, a->key, a->nonce, true);
+	chachapoly_ad(&r, a->ad, a->adlen);
+	while (len) {
+		unsigned int n = min_t(unsigned int, len, BENCH_SECTION_BYTES);
+
+		chachapoly_crypt(&r, dst, src, n, !decrypt, true);
+		dst += n;
+		src += n;
+		len -= n;
+	}
+	chachapoly_final(&r, tag);
+	if (decrypt)
+		ok = !tag_differs(tag, a->tag);
+	else
+		memcpy(a->tag, tag, sizeof(tag));
+	memzero_explicit(tag, sizeof(tag));
+	return ok;
+}
+
+/*
+ * The kernel's Poly1305 (6.12's arch/x86/crypto/poly1305_glue.c, 7.3's
+ * lib/crypto/poly1305.c and lib/crypto/x86/poly1305.h, the same calls
+ * into the same assembly), written here: its context, the partial block
+ * and the key's second half.
+ */
+struct kpoly_desc {
+	u8 buf[POLY1305_CORE_BLOCK_BYTES];
+	unsigned int buflen;
+	u32 s[4];
+	struct kernel_poly1305_ctx ctx;
+};
+
+/* The AVX code is worth its set-up from 18 blocks on (the glue's rule). */
+#define KPOLY_SIMD_MIN_BYTES	(18 * POLY1305_CORE_BLOCK_BYTES)
+
+/*
+ * The accumulator back in base 2^64 for the scalar code, if the AVX code
+ * left it in base 2^26: five 26-bit limbs, carried, packed into 64-bit
+ * words, and what lies above 2^130 folded back in as 5 per 2^130.  The
+ * glue does this before every scalar call; with SIMD always usable here
+ * it never finds base 2^26, as in the kernel outside interrupts.
+ */
+static void kpoly_base2_64(struct kernel_poly1305_ctx *c)
+{
+	unsigned __int128 t;
+	u64 l[5], w0, w1, w2;
+	unsigned int i;
+
+	if (!c->is_base2_26)
+		return;
+	for (i = 0; i < 5; i++)
+		l[i] = c->h26[i];
+	for (i = 0; i < 4; i++) {
+		l[i + 1] += l[i] >> 26;
+		l[i] &= 0x3ffffff;
+	}
+	w0 = l[0] | l[1] << 26 | l[2] << 52;
+	w1 = l[2] >> 12 | l[3] << 14 | l[4] << 40;
+	w2 = l[4] >> 24;
+	t = (unsigned __int128)w0 + (w2 >> 2) * 5;
+	w0 = (u64)t;
+	t = (unsigned __int128)w1 + (u64)(t >> 64);
+	w1 = (u64)t;
+	w2 = (w2 & 3) + (u64)(t >> 64);
+	c->h[0] = w0;
+	c->h[1] = w1;
+	c->h[2] = w2;		/* is_base2_26 = 0 with it */
+}
+
+/*
+ * poly1305_simd_blocks() (6.12; 7.3's poly1305_blocks()): the scalar code
+ * without AVX, or for short input while the accumulator is in base 2^64;
+ * otherwise a SIMD section per 4 KiB around the tier's code.
+ */
+static void kpoly_blocks(unsigned int ptier, struct kernel_poly1305_ctx *c,
+			 const u8 *src, unsigned int len, u32 padbit)
+{
+	if (ptier == BENCH_POLY_SCALAR ||
+	    (len < KPOLY_SIMD_MIN_BYTES && !c->is_base2_26)) {
+		kpoly_base2_64(c);
+		poly1305_blocks_x86_64(c, src, len, padbit);
+		return;
+	}
+	do {
+		unsigned int n = min_t(unsigned int, len, BENCH_SECTION_BYTES);
+
+		chacha_simd_begin(NULL);
+		if (ptier == BENCH_POLY_AVX512)
+			poly1305_blocks_avx512(c, src, n, padbit);
+		else if (ptier == BENCH_POLY_AVX2)
+			poly1305_blocks_avx2(c, src, n, padbit);
+		else
+			poly1305_blocks_avx(c, src, n, padbit);
+		chacha_simd_end(NULL);
+		src += n;
+		len -= n;
+	} while (len);
+}
+
+/*
+ * The key: r to the assembly's init, s kept for the end.  6.12's shash
+ * clears the whole descriptor first (crypto_poly1305_init()); 7.3's
+ * poly1305_init() does not.
+ */
+static void kpoly_init(struct kpoly_desc *d, bool lib,
+		       const u8 key[POLY1305_CORE_KEY_BYTES])
+{
+	unsigned int i;
+
+	if (!lib)
+		memset(d, 0, sizeof(*d));
+	for (i = 0; i < 4; i++) {
+		__le32 w;
+
+		memcpy(&w, key + 16 + 4 * i, sizeof(w));
+		d->s[i] = le32_to_cpu(w);
+	}
+	d->buflen = 0;
+	poly1305_init_x86_64(&d->ctx, key);
+}
+
+/* poly1305_update_arch(): whole blocks straight on, the rest buffered. */
+static void kpoly_update(unsigned int ptier, struct kpoly_desc *d,
+			 const u8 *src, unsigned int len)
+{
+	unsigned int n;
+
+	if (d->buflen) {
+		n = min_t(unsigned int, len,
+			  POLY1305_CORE_BLOCK_BYTES - d->buflen);
+		memcpy(d->buf + d->buflen, src, n);
+		d->buflen += n;
+		src += n;
+		len -= n;
+		if (d->buflen < POLY1305_CORE_BLOCK_BYTES)
+			return;
+		kpoly_blocks(ptier, &d->ctx, d->buf, POLY1305_CORE_BLOCK_BYTES,
+			     1);
+		d->buflen = 0;
+	}
+	n = round_down(len, POLY1305_CORE_BLOCK_BYTES);
+	if (n)
+		kpoly_blocks(ptier, &d->ctx, src, n, 1);
+	if (len > n) {
+		memcpy(d->buf, src + n, len - n);
+		d->buflen = len - n;
+	}
+}
+
+/* poly1305_final_arch(): a partial block padded with 1, then emit. */
+static void kpoly_final(unsigned int ptier, struct kpoly_desc *d,
+			u8 tag[CHACHAPOLY_TAG_BYTES])
+{
+	if (d->buflen) {
+		d->buf[d->buflen] = 1;
+		memset(d->buf + d->buflen + 1, 0,
+		       POLY1305_CORE_BLOCK_BYTES - d->buflen - 1);
+		kpoly_blocks(ptier, &d->ctx, d->buf, POLY1305_CORE_BLOCK_BYTES,
+			     0);
+	}
+	if (ptier == BENCH_POLY_SCALAR)
+		poly1305_emit_x86_64(&d->ctx, tag, d->s);
+	else
+		poly1305_emit_avx(&d->ctx, tag, d->s);
+	memzero_explicit(d, sizeof(*d));
+}
+
+/* The template's padding: 6.12's zeroed pad, 7.3's zero page. */
+static const u8 kpoly_zeros[POLY1305_CORE_BLOCK_BYTES];
+
+/*
+ * The template's MAC, in its order of updates: the AD, its pad, the
+ * ciphertext (6.12: through the ahash walk, a page at a time; 7.3: the
+ * whole scatterlist entry at once), its pad, the lengths.
+ */
+static void kernel_mac(unsigned int ptier, bool lib,
+		       const u8 key[POLY1305_CORE_KEY_BYTES],
+		       const struct bench_aead *a, const u8 *ct,
+		       unsigned int len, u8 tag[CHACHAPOLY_TAG_BYTES])
+{
+	unsigned int textlen = len;
+	struct kpoly_desc d;
+	__le64 lens[2];
+
+	kpoly_init(&d, lib, key);
+	kpoly_update(ptier, &d, a->ad, a->adlen);
+	kpoly_update(ptier, &d, kpoly_zeros, -a->adlen % POLY1305_CORE_BLOCK_BYTES);
+	while (len) {
+		unsigned int n = lib ? len :
+			min_t(unsigned int, len, BENCH_SECTION_BYTES);
+
+		kpoly_update(ptier, &d, ct, n);
+		ct += n;
+		len -= n;
+	}
+	kpoly_update(ptier, &d, kpoly_zeros, -textlen % POLY1305_CORE_BLOCK_BYTES);
+	lens[0] = cpu_to_le64(a->adlen);
+	lens[1] = cpu_to_le64(textlen);
+	kpoly_update(ptier, &d, (const u8 *)lens, sizeof(lens));
+	kpoly_final(ptier, &d, tag);
+}
+
+/* A request to the kernel's chacha20 skcipher, the IV's counter at @ctr. */
+static void kernel_chacha(unsigned int tier, bool lib, const u32 *key,
+			  u8 iv[CHACHA_IV_BYTES], u32 ctr, u8 *dst,
+			  const u8 *src, unsigned int len)
+{
+	u32 state[CHACHA_STATE_WORDS];
+	__le32 c = cpu_to_le32(ctr);
+
+	memcpy(iv, &c, sizeof(c));
+	chacha_init_state(state, key, iv);
+	kernel_walk(tier, lib, state, dst, src, len, 20);
+}
+
+/*
+ * The kernel's rfc7539 template (crypto/chacha20poly1305.c): encrypting,
+ * the text through the skcipher from block 1, the Poly1305 key (32 bytes
+ * of block 0) through a request of its own, then the MAC of the
+ * ciphertext; decrypting, the key and the MAC first, then the text.  The
+ * template's requests, callbacks and scatterlist walks are left out:
+ * this is the least that it costs.
+ */
+static bool kernel_aead(unsigned int tier, unsigned int ptier, bool lib,
+			const struct bench_aead *a, u8 *dst, const u8 *src,
+			unsigned int len, bool decrypt)
+{
+	u8 key[POLY1305_CORE_KEY_BYTES] = { 0 };
+	u8 iv[CHACHA_IV_BYTES];
+	u8 tag[CHACHAPOLY_TAG_BYTES];
+	bool ok = true;
+
+	memcpy(iv + 4, a->nonce, CHACHAPOLY_NONCE_BYTES);
+	if (!decrypt)
+		kernel_chacha(tier, lib, a->key, iv, 1, dst, src, len);
+	kernel_chacha(tier, lib, a->key, iv, 0, key, key, sizeof(key));
+	kernel_mac(ptier, lib, key, a, decrypt ? src : dst, len, tag);
+	if (decrypt) {
+		kernel_chacha(tier, lib, a->key, iv, 1, dst, src, len);
+		ok = !tag_differs(tag, a->tag);
+	} else {
+		memcpy(a->tag, tag, sizeof(tag));
+	}
+	memzero_explicit(key, sizeof(key));
+	return ok;
+}
+
 static void set_choices(unsigned int fpu, unsigned int scalar_max,
 			unsigned int scalar_tail)
 {
@@ -256,4 +534,8 @@ const struct bench_paths BENCH_PATHS = {
 	.set_stride = chacha_set_stride,
 	.kernel_walk = kernel_walk,
 	.fpu_charge = fpu_charge,
+	.polys = poly1305_impls,
+	.npolys = &poly1305_nimpls,
+	.aead = module_aead,
+	.kernel_aead = kernel_aead,
 };

@@ -12,11 +12,31 @@
 #include <linux/types.h>
 
 #include "chacha20_core.h"
+#include "chacha20poly1305_core.h"
 
 /* The kernel's tiers, as its static keys choose them. */
 #define BENCH_TIER_SSSE3	0
 #define BENCH_TIER_AVX2		1
 #define BENCH_TIER_AVX512VL	2
+
+/* The kernel's Poly1305 (its poly1305_use_avx* static keys) */
+#define BENCH_POLY_SCALAR	0
+#define BENCH_POLY_AVX		1
+#define BENCH_POLY_AVX2		2
+#define BENCH_POLY_AVX512	3
+
+/*
+ * One ChaCha20-Poly1305 message but its text: what the tfm holds (the key
+ * in CPU order) and what the request brings.  @tag is written when
+ * encrypting and checked when decrypting.
+ */
+struct bench_aead {
+	const u32 *key;
+	const u8 *nonce;	/* CHACHAPOLY_NONCE_BYTES */
+	const u8 *ad;
+	unsigned int adlen;
+	u8 *tag;		/* CHACHAPOLY_TAG_BYTES */
+};
 
 /* The kernel's skcipher enters SIMD once per walk step, a page. */
 #define BENCH_SECTION_BYTES	4096
@@ -41,6 +61,23 @@ struct bench_paths {
 			    unsigned int nrounds);
 	/* one SIMD section's price, paid */
 	void (*fpu_charge)(void);
+	/* this build's poly1305_impls[] */
+	const struct poly1305_impl *polys;
+	const unsigned int *npolys;
+	/*
+	 * The module's AEAD request (chacha20poly1305_glue.c): true unless
+	 * decrypting finds another tag.
+	 */
+	bool (*aead)(const struct chacha_impl *ci,
+		     const struct poly1305_impl *pi, const struct bench_aead *a,
+		     u8 *dst, const u8 *src, unsigned int len, bool decrypt);
+	/*
+	 * The kernel's rfc7539 template on its chacha20 skcipher (the tier,
+	 * 6.12's or @lib 7.3's) and its Poly1305 (@ptier, BENCH_POLY_*).
+	 */
+	bool (*kernel_aead)(unsigned int tier, unsigned int ptier, bool lib,
+			    const struct bench_aead *a, u8 *dst,
+			    const u8 *src, unsigned int len, bool decrypt);
 };
 
 extern const struct bench_paths bench_plain;

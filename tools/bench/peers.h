@@ -9,6 +9,7 @@
 #ifndef BENCH_PEERS_H
 #define BENCH_PEERS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -23,5 +24,25 @@ const char *peer_name(unsigned int i);
 /* XOR @len bytes of peer @i's key stream for the IV into @src, to @dst. */
 void peer_crypt(unsigned int i, uint8_t *dst, const uint8_t *src,
 		unsigned int len);
+
+/*
+ * The libraries' ChaCha20-Poly1305 (RFC 8439): OpenSSL's
+ * EVP_chacha20_poly1305, libsodium's IETF construction, libgcrypt's
+ * GCRY_CIPHER_MODE_POLY1305.  Set up every one with the 32-byte key and
+ * the 12-byte nonce of every message; returns how many there are.
+ */
+unsigned int peers_aead_init(const uint8_t *key, const uint8_t *nonce);
+
+/* AEAD peer @i: its name (the CSV name), or NULL past the last. */
+const char *peer_aead_name(unsigned int i);
+
+/*
+ * One message of @len bytes from @src to @dst with @adlen bytes of AD:
+ * encrypting, the tag to @tag; decrypting, checked against @tag.  Returns
+ * 0, or -1 if the tag does not match or the library fails.
+ */
+int peer_aead(unsigned int i, bool decrypt, uint8_t *dst, const uint8_t *src,
+	      unsigned int len, const uint8_t *ad, unsigned int adlen,
+	      uint8_t *tag);
 
 #endif /* BENCH_PEERS_H */
