@@ -96,21 +96,22 @@ static void show_driver(const char *when)
 		line[strcspn(line, "\n")] = 0;
 		if (v)
 			v += 2;
-		if (!strncmp(line, "name ", 5) && v)
-			snprintf(name, sizeof(name), "%s", v);
-		else if (!strncmp(line, "driver ", 7) && v)
-			snprintf(drv, sizeof(drv), "%s", v);
-		else if (!strncmp(line, "priority ", 9) && v)
-			prio = atoi(v);
-		else if (!strncmp(line, "refcnt ", 7) && v)
-			ref = atoi(v);
-		else if (!line[0] &&
-			 !strcmp(name, "rfc7539(chacha20,poly1305)") &&
-			 prio > top) {
+		if (!line[0] && !strcmp(name, "rfc7539(chacha20,poly1305)") &&
+		    prio > top) {
 			top = prio;
 			best_ref = ref;
 			snprintf(best, sizeof(best), "%s", drv);
 		}
+		if (!v)
+			continue;
+		if (!strncmp(line, "name ", 5))
+			snprintf(name, sizeof(name), "%s", v);
+		else if (!strncmp(line, "driver ", 7))
+			snprintf(drv, sizeof(drv), "%s", v);
+		else if (!strncmp(line, "priority ", 9))
+			prio = atoi(v);
+		else if (!strncmp(line, "refcnt ", 7))
+			ref = atoi(v);
 	}
 	if (f)
 		fclose(f);
