@@ -46,12 +46,13 @@ const struct poly1305_impl poly1305_impls[] = {
 	  NULL, 0 },
 	/*
 	 * zmm: only where zmm costs no clock speed, as for ChaCha20.  The
-	 * powers of r cost about as much as 16 blocks of mulx: below that,
-	 * mulx.
+	 * powers of r it computes per call make it slower than mulx below
+	 * about 32 blocks (tools/bench RESULTS.md section 9: 256-byte
+	 * requests 8% slower, 512-byte ones 3% faster): below that, mulx.
 	 */
 	{ "ifma", CHACHA_CPU_AVX512 | CHACHA_CPU_IFMA | CHACHA_CPU_BMI2_ADX,
 	  CHACHA_CPU_PREFER_ZMM, poly1305_blocks_x86_64_mulx,
-	  poly1305_blocks_avx512ifma, 16 },
+	  poly1305_blocks_avx512ifma, 32 },
 #endif
 };
 
