@@ -7,13 +7,15 @@
 # The Debian package installed the way a user installs it, in a throwaway
 # Debian 12 root (chroot) that has DKMS and the headers of Debian's 6.1 and
 # of the 6.12 from bookworm-backports:
-#   apt install ./DEB   DKMS builds and installs the module for both kernels
+#   apt install ./DEB   DKMS builds and installs the module for both kernels,
+#                       and /etc/modules-load.d/chacha20-simd.conf names it
 #   dkms status         lists both, installed
 #   modinfo             each built .ko: the package's version, the crypto
 #                       aliases, the kernel's vermagic; depmod indexed it
 #   apt remove          the modules and DKMS's record of them are gone
 #   apt purge           nothing of the package is left under /usr/src or
-#                       /var/lib/dkms (compared with before the install)
+#                       /var/lib/dkms (compared with before the install),
+#                       and the modules-load.d file is gone
 # Then Debian's 6.1 boots under QEMU with the .ko that DKMS built there
 # (tools/vm/run.sh --ko): check 1 asks the kernel for chacha20 and the
 # module must load by its alias crypto-chacha20; the other nine checks run
@@ -172,6 +174,13 @@ fi
 grep -E "^(Setting up|Loading new|Building |Running module|Installing|Done|Error|.*FAIL)" \
 	"$logs/install.log" | sed 's/^/  /' || true
 
+conf=etc/modules-load.d/chacha20-simd.conf
+if grep -qx chacha20_simd "$root/$conf" 2>/dev/null; then
+	pass "/$conf installed: the module loads at boot"
+else
+	fail "no /$conf naming chacha20_simd"
+fi
+
 echo "deb-check: dkms status"
 status=$(in_root dkms status 2>"$logs/status.err")
 sed 's/^/  /' <<<"$status"
@@ -236,10 +245,12 @@ else
 	fail "apt remove left: $left"
 fi
 
-# With no conffiles, apt remove left dpkg nothing to purge; so install the
-# package again and purge it this time.
+# apt remove leaves the conffile /etc/modules-load.d/chacha20-simd.conf
+# (dpkg's state "rc"); install the package again and purge it this time.
 pkg=$(in_root dpkg-query -W -f='${db:Status-Abbrev}' "$name-dkms" 2>/dev/null || true)
-echo "deb-check: after apt remove, dpkg knows ${pkg:+$name-dkms as '$pkg'}${pkg:-nothing of $name-dkms};" \
+known="nothing of $name-dkms"
+[ -z "${pkg// /}" ] || known="$name-dkms as '${pkg%% *}' (its conffile kept)"
+echo "deb-check: after apt remove, dpkg knows $known;" \
 	"apt install ./${deb##*/} again, then apt purge"
 if in_root sh -c "cd /tmp && DEBIAN_FRONTEND=noninteractive apt install -y ./${deb##*/}" \
 	>"$logs/install2.log" 2>&1 &&
@@ -263,14 +274,16 @@ new=$(comm -13 "$logs/before" "$logs/after" | grep -Ev '^var/lib/dkms/mok\.(key|
 gone=$(comm -23 "$logs/before" "$logs/after")
 pkg=$(in_root dpkg-query -W -f='${db:Status-Abbrev}' "$name-dkms" 2>/dev/null || true)
 if [ -z "$new$gone" ] && [ -z "$(find "$root/usr/src" "$root/var/lib/dkms" -name "$name*")" ] &&
-	[ -z "${pkg// /}" ]; then
+	[ -z "${pkg// /}" ] && [ ! -e "$root/$conf" ]; then
 	kept=$(comm -13 "$logs/before" "$logs/after" | tr '\n' ' ')
-	pass "apt purge: /usr/src and /var/lib/dkms as before the install" \
+	pass "apt purge: /usr/src and /var/lib/dkms as before the install," \
+		"/$conf gone" \
 		"${kept:+(new: ${kept% }, the signing key of DKMS)}"
 	echo "  /usr/src: $(ls "$root/usr/src" | tr '\n' ' ')"
 	echo "  /var/lib/dkms: $(ls "$root/var/lib/dkms" | tr '\n' ' ')"
 else
-	fail "apt purge left: ${new:-} ${gone:+(and removed: $gone)} ${pkg:+dpkg: $pkg}"
+	fail "apt purge left: ${new:-} ${gone:+(and removed: $gone)} ${pkg:+dpkg: $pkg}" \
+		"$([ ! -e "$root/$conf" ] || echo "/$conf")"
 fi
 t1=$(now)
 umount_all
