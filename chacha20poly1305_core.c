@@ -76,6 +76,9 @@ static __always_inline void poly1305_call(poly1305_blocks_fn fn,
 	else
 #endif
 		poly1305_core_blocks(st, src, nblocks, 1);
+#ifndef __x86_64__
+	(void)fn;	/* C is the only Poly1305 here */
+#endif
 }
 
 /* @nblocks whole blocks of @src, in the SIMD function where it pays. */
