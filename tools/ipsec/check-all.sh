@@ -24,7 +24,7 @@ if [ "${1:-}" = --rows ]; then
 	rows=$2
 	shift 2
 fi
-nchecks=13	# run.sh's checks
+nchecks=15	# run.sh's checks (1-13, and kTLS: 14, 15)
 total_pass=0 total_fail=0 table=()
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
