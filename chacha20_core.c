@@ -505,8 +505,7 @@ void chacha_crypt_request(const struct chacha_impl *impl, u32 *state, u8 *dst,
 			  const u8 *src, unsigned int len, unsigned int nrounds,
 			  bool simd_usable)
 {
-	if (len <= chacha_scalar_max_bytes || !impl->cores[0].blocks ||
-	    !simd_usable) {
+	if (!chacha_request_simd(impl, len, simd_usable)) {
 		chacha_crypt_scalar(state, dst, src, len, nrounds);
 		return;
 	}

@@ -252,6 +252,18 @@ void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 extern unsigned int chacha_scalar_max_bytes;
 extern unsigned int chacha_scalar_tail_bytes;
 
+/*
+ * Whether a request of @len bytes through @impl runs in SIMD sections
+ * rather than in scalar C: the one decision of chacha_crypt_request(),
+ * which the AEAD's request path shares.
+ */
+static inline bool chacha_request_simd(const struct chacha_impl *impl,
+				       unsigned int len, bool simd_usable)
+{
+	return len > chacha_scalar_max_bytes && impl->cores[0].blocks &&
+	       simd_usable;
+}
+
 /* What chacha_calibrate() measured, in its clock's units, and chose. */
 struct chacha_calibration {
 	u64 scalar_block;	/* one block in scalar C */

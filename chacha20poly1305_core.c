@@ -174,21 +174,35 @@ static void chachapoly_text(struct chachapoly_req *r, const u8 *ct,
 		chachapoly_pad(r, ct + n, len - n);
 }
 
+/*
+ * One stretch of text: Poly1305 of the ciphertext, before the XOR when
+ * decrypting (so it works in place) and after it when encrypting; in a
+ * SIMD section (@in_section) through @r's cores, else in scalar C.
+ */
+static void chachapoly_step(struct chachapoly_req *r, u8 *dst,
+			    const u8 *src, unsigned int len, bool encrypt,
+			    bool in_section)
+{
+	bool mac_dst = encrypt || PLANTED(DECAUTH);
+	if (!mac_dst)
+		chachapoly_text(r, src, len, in_section);
+	if (in_section)
+		chacha_crypt_impl(r->ci, r->state, dst, src, len, 20);
+	else
+		chacha_crypt_request(r->ci, r->state, dst, src, len, 20,
+				     false);
+	if (mac_dst)
+		chachapoly_text(r, dst, len, in_section);
+}
+
 void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
 		      unsigned int len, bool encrypt, bool simd_usable)
 {
-	const struct chacha_impl *ci = r->ci;
-
 	chachapoly_ad_end(r);
 	r->textlen += len;
 
-	if (len <= chacha_scalar_max_bytes || !ci->cores[0].blocks ||
-	    !simd_usable) {
-		if (!encrypt && !PLANTED(DECAUTH))
-			chachapoly_text(r, src, len, false);
-		chacha_crypt_request(ci, r->state, dst, src, len, 20, false);
-		if (encrypt || PLANTED(DECAUTH))
-			chachapoly_text(r, dst, len, false);
+	if (!chacha_request_simd(r->ci, len, simd_usable)) {
+		chachapoly_step(r, dst, src, len, encrypt, false);
 		return;
 	}
 
@@ -198,11 +212,7 @@ void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
 		struct chacha_simd_save *save = sizeof(buf) ? &buf : NULL;
 
 		chacha_simd_begin(save);
-		if (!encrypt && !PLANTED(DECAUTH))
-			chachapoly_text(r, src, n, true);
-		chacha_crypt_impl(ci, r->state, dst, src, n, 20);
-		if (encrypt || PLANTED(DECAUTH))
-			chachapoly_text(r, dst, n, true);
+		chachapoly_step(r, dst, src, n, encrypt, true);
 		chacha_simd_end(save);
 		dst += n;
 		src += n;
