@@ -36,13 +36,6 @@
 #include "ref_poly1305.h"
 #include "testutil.h"
 
-struct aead_tv {
-	const char *source;
-	int esp;
-	const u8 *key, *iv, *assoc, *ptext, *ctext;
-	unsigned int alen, plen;
-};
-
 #include "vectors-testmgr-aead.h"
 
 #define AEAD_MAX_AD	64

@@ -55,7 +55,12 @@ def main():
            " * gen-testmgr-aead-vectors.py.  rfc7539esp: the key ends in the",
            " * 4-byte salt, the IV is 8 bytes, and the AD ends in the IV, which",
            " * is not authenticated.  ctext is the ciphertext and the tag.",
-           " * Included by aead_test.c only.", " */", ""]
+           " * Included by tests/aead_test.c and tools/bench/bench.c.", " */",
+           "", "#ifndef VECTORS_TESTMGR_AEAD_H",
+           "#define VECTORS_TESTMGR_AEAD_H", "",
+           "struct aead_tv {", "\tconst char *source;", "\tint esp;",
+           "\tconst u8 *key, *iv, *assoc, *ptext, *ctext;",
+           "\tunsigned int alen, plen;", "};", ""]
     rows = []
     for name, prefix, salt, ivsize in TEMPLATES:
         for idx, f in enumerate(entries(src, name)):
@@ -84,6 +89,8 @@ def main():
         out.append("\t\t.plen = %d," % len(v["ptext"]))
         out.append("\t},")
     out.append("};")
+    out.append("")
+    out.append("#endif /* VECTORS_TESTMGR_AEAD_H */")
     sys.stdout.write("\n".join(out) + "\n")
 
 

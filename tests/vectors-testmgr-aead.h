@@ -5,8 +5,18 @@
  * gen-testmgr-aead-vectors.py.  rfc7539esp: the key ends in the
  * 4-byte salt, the IV is 8 bytes, and the AD ends in the IV, which
  * is not authenticated.  ctext is the ciphertext and the tag.
- * Included by aead_test.c only.
+ * Included by tests/aead_test.c and tools/bench/bench.c.
  */
+
+#ifndef VECTORS_TESTMGR_AEAD_H
+#define VECTORS_TESTMGR_AEAD_H
+
+struct aead_tv {
+	const char *source;
+	int esp;
+	const u8 *key, *iv, *assoc, *ptext, *ctext;
+	unsigned int alen, plen;
+};
 
 static const u8 tm_rfc7539_0_key[32] = {
 	0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87,
@@ -285,3 +295,5 @@ static const struct aead_tv tm_aead_tv[] = {
 		.plen = 265,
 	},
 };
+
+#endif /* VECTORS_TESTMGR_AEAD_H */
