@@ -827,30 +827,61 @@ out:
 	pair_close(&p);
 }
 
-/*
- * RFC 8439 2.8.2 through name: encryption, decryption, and a tampered tag
- * that must give EBADMSG.  AF_ALG's AEAD data is AD || text [|| tag].
- */
-static void aead_vector(const char *name)
+#define ESP_SALT	4
+#define ESP_IV		8
+
+/* The RFC 8439 2.8.2 key, and for ESP its nonce's first 4 bytes as salt. */
+static size_t cp_vector_key(u8 *key, bool esp)
 {
-	const char *what = "RFC 8439 2.8.2";
-	const size_t alen = sizeof(rfc8439_2_8_2_aad) - 1;
-	u8 ct[PLEN + AUTHSIZE], expect[12 + PLEN + AUTHSIZE];
-	struct iovec in[2] = {
-		{ (void *)rfc8439_2_8_2_aad, alen },
-		{ (void *)sunscreen, PLEN },
-	};
+	int i;
+
+	for (i = 0; i < KEYLEN; i++)
+		key[i] = 0x80 + i;
+	if (!esp)
+		return KEYLEN;
+	memcpy(key + KEYLEN, rfc8439_2_8_2_nonce, ESP_SALT);
+	return KEYLEN + ESP_SALT;
+}
+
+/*
+ * RFC 8439 2.8.2 through @name: encryption, decryption, and a tampered
+ * byte that must give EBADMSG (in the tag; for ESP anywhere in text or
+ * tag).  AF_ALG's AEAD data is AD || text [|| tag].  As rfc7539esp (@esp)
+ * sees it: salt 07 00 00 00 in the key, the nonce's last 8 bytes as IV,
+ * the AD followed by that IV, and the request in two sendmsg calls.
+ */
+static void rfc_vector(const char *name, bool esp)
+{
+	const char *what = esp ? "RFC 8439 2.8.2 as ESP" : "RFC 8439 2.8.2";
+	const char *tampered = esp ? "tampered text or tag" : "tampered tag";
+	const size_t ivlen = esp ? ESP_IV : 12;
+	const size_t adlen = sizeof(rfc8439_2_8_2_aad) - 1;
+	const size_t alen = adlen + (esp ? ESP_IV : 0);
+	const u8 *iv = rfc8439_2_8_2_nonce + 12 - ivlen;
+	u8 key[KEYLEN + ESP_SALT], ad[64], ct[PLEN + AUTHSIZE];
+	u8 expect[64 + PLEN + AUTHSIZE];
+	struct iovec in[2] = { { ad, alen }, { (void *)sunscreen, PLEN } };
 	struct req r = {
-		.dir = ALG_OP_ENCRYPT, .iv = rfc8439_2_8_2_nonce, .ivlen = 12,
-		.assoclen = alen, .src = in, .nsrc = 2, .nsend = 1,
+		.dir = ALG_OP_ENCRYPT, .iv = iv, .ivlen = ivlen,
+		.assoclen = alen, .src = in, .nsrc = 2, .nsend = esp ? 2 : 1,
 	};
+	size_t klen = cp_vector_key(key, esp);
+	char title[64];
 	struct alg a;
 	ssize_t n;
+	int err;
 
-	if (vector_open(&a, "aead", name, 12, 0x80))
+	memcpy(ad, rfc8439_2_8_2_aad, adlen);
+	memcpy(ad + adlen, iv, alen - adlen);
+	err = alg_open(&a, "aead", name, ivlen) ?: alg_authsize(&a) ?:
+	      alg_setkey(&a, key, klen);
+	if (err) {
+		alg_close(&a);
+		fail("aead %s: %s", name, strerror(-err));
 		return;
+	}
 	memcpy(ct, rfc8439_2_8_2_ct, sizeof(ct));
-	memcpy(expect, rfc8439_2_8_2_aad, alen);
+	memcpy(expect, ad, alen);
 	memcpy(expect + alen, ct, sizeof(ct));
 	check_vector(&a, what, &r, expect, alen + sizeof(ct), false);
 
@@ -858,16 +889,16 @@ static void aead_vector(const char *name)
 	in[1].iov_base = ct;
 	in[1].iov_len = sizeof(ct);
 	memcpy(expect + alen, sunscreen, PLEN);
-	check_vector(&a, "RFC 8439 2.8.2 decryption", &r, expect, alen + PLEN,
-		     true);
+	snprintf(title, sizeof(title), "%s, decryption", what);
+	check_vector(&a, title, &r, expect, alen + PLEN, true);
 
-	ct[PLEN + rnd(AUTHSIZE)] ^= 1 << rnd(8);
+	ct[esp ? rnd(sizeof(ct)) : PLEN + rnd(AUTHSIZE)] ^= 1 << rnd(8);
 	n = alg_run(&a, &r);
 	if (n != -EBADMSG)
-		fail("%s via %s: tampered tag: returned %zd (%s), expected EBADMSG",
-		     what, name, n, errstr(n));
+		fail("%s via %s: %s: returned %zd (%s), expected EBADMSG",
+		     what, name, tampered, n, errstr(n));
 	else
-		pass("%s via %s: tampered tag gives EBADMSG", what, name);
+		pass("%s via %s: %s gives EBADMSG", what, name, tampered);
 	alg_close(&a);
 }
 
@@ -882,9 +913,9 @@ static void cmd_aead(const char *ours)
 	int i;
 
 	/* The plain name first, so that it resolves to the best drivers */
-	aead_vector("rfc7539(chacha20,poly1305)");
+	rfc_vector("rfc7539(chacha20,poly1305)", false);
 	snprintf(name[0], 64, "rfc7539(%s,poly1305-generic)", ours);
-	aead_vector(name[0]);
+	rfc_vector(name[0], false);
 
 	/* Random requests vs the template on chacha20-generic (or -lib) */
 	snprintf(name[1], 64, "rfc7539(chacha20-%s,poly1305-generic)", opt_ref);
@@ -912,75 +943,6 @@ static void cmd_aead(const char *ours)
  * and OURS_ESP (rfc7539esp) against the kernel's template on the reference
  * drivers, which computes the same thing in two passes.
  */
-#define ESP_SALT	4
-#define ESP_IV		8
-
-/* The RFC 8439 2.8.2 key, and for ESP its nonce's first 4 bytes as salt. */
-static size_t cp_vector_key(u8 *key, bool esp)
-{
-	int i;
-
-	for (i = 0; i < KEYLEN; i++)
-		key[i] = 0x80 + i;
-	if (!esp)
-		return KEYLEN;
-	memcpy(key + KEYLEN, rfc8439_2_8_2_nonce, ESP_SALT);
-	return KEYLEN + ESP_SALT;
-}
-
-/*
- * RFC 8439 2.8.2 as rfc7539esp sees it: salt 07 00 00 00 in the key, the
- * nonce's last 8 bytes as IV, and the AD followed by that IV.
- */
-static void esp_vector(const char *name)
-{
-	const char *what = "RFC 8439 2.8.2 as ESP";
-	const size_t alen = sizeof(rfc8439_2_8_2_aad) - 1 + ESP_IV;
-	u8 key[KEYLEN + ESP_SALT], ad[64], ct[PLEN + AUTHSIZE];
-	u8 expect[64 + PLEN + AUTHSIZE];
-	const u8 *iv = rfc8439_2_8_2_nonce + ESP_SALT;
-	struct iovec in[2] = { { ad, alen }, { (void *)sunscreen, PLEN } };
-	struct req r = {
-		.dir = ALG_OP_ENCRYPT, .iv = iv, .ivlen = ESP_IV,
-		.assoclen = alen, .src = in, .nsrc = 2, .nsend = 2,
-	};
-	struct alg a;
-	size_t klen = cp_vector_key(key, true);
-	ssize_t n;
-	int err;
-
-	memcpy(ad, rfc8439_2_8_2_aad, alen - ESP_IV);
-	memcpy(ad + alen - ESP_IV, iv, ESP_IV);
-	err = alg_open(&a, "aead", name, ESP_IV) ?: alg_authsize(&a) ?:
-	      alg_setkey(&a, key, klen);
-	if (err) {
-		alg_close(&a);
-		fail("aead %s: %s", name, strerror(-err));
-		return;
-	}
-	memcpy(ct, rfc8439_2_8_2_ct, sizeof(ct));
-	memcpy(expect, ad, alen);
-	memcpy(expect + alen, ct, sizeof(ct));
-	check_vector(&a, what, &r, expect, alen + sizeof(ct), false);
-
-	r.dir = ALG_OP_DECRYPT;
-	in[1].iov_base = ct;
-	in[1].iov_len = sizeof(ct);
-	memcpy(expect + alen, sunscreen, PLEN);
-	check_vector(&a, "RFC 8439 2.8.2 as ESP, decryption", &r, expect,
-		     alen + PLEN, true);
-
-	ct[rnd(sizeof(ct))] ^= 1 << rnd(8);
-	n = alg_run(&a, &r);
-	if (n != -EBADMSG)
-		fail("%s via %s: tampered text or tag: returned %zd (%s), expected EBADMSG",
-		     what, name, n, errstr(n));
-	else
-		pass("%s via %s: tampered text or tag gives EBADMSG", what,
-		     name);
-	alg_close(&a);
-}
-
 static int cp_rekey(struct pair *p, size_t klen)
 {
 	u8 key[KEYLEN + ESP_SALT];
@@ -1355,10 +1317,10 @@ static void cmd_bind(const char *type, char **name, int n)
 static void cmd_chachapoly(const char *rfc, const char *esp)
 {
 	/* The plain names first: they resolve to the best drivers. */
-	aead_vector("rfc7539(chacha20,poly1305)");
-	esp_vector("rfc7539esp(chacha20,poly1305)");
-	aead_vector(rfc);
-	esp_vector(esp);
+	rfc_vector("rfc7539(chacha20,poly1305)", false);
+	rfc_vector("rfc7539esp(chacha20,poly1305)", true);
+	rfc_vector(rfc, false);
+	rfc_vector(esp, true);
 	cp_random(rfc, "rfc7539", false);
 	cp_random(esp, "rfc7539esp", true);
 	show_driver("rfc7539(chacha20,poly1305)");
