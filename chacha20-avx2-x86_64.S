@@ -304,28 +304,10 @@ chacha20_avx2_ctr23:
 .endm
 
 /*
- * void chacha20_8block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
- *				 unsigned int nrounds);
- * void chacha20_8block_xor_part_avx2(const u32 *state, u8 *dst,
- *				      const u8 *src, unsigned int nrounds,
- *				      unsigned int len);
- *
- * The part entry XORs only the first @len (1 to 512) bytes, reading and
- * writing nothing past them: the key stream goes to the frame, and a loop
- * XORs it in, 32 bytes at a time, then byte by byte.  The full entry is
- * the part entry for 512 bytes, which stores straight into @dst.
+ * Round 1 of the 8-block core and its set-up, after which the diagonal
+ * round of round 2 follows.  Uses the frame's SLOT and ROW(0..3).
  */
-SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
-	mov		$512, LEN
-	jmp		chacha20_8block_xor_part_avx2
-SYM_FUNC_END(chacha20_8block_xor_avx2)
-
-SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx2)
-	push		%rbp
-	mov		%rsp, %rbp
-	and		$-32, %rsp
-	sub		$FRAME, %rsp
-
+.macro ROUND1_8
 	/*
 	 * Round 1, columns 1-3: every word they read is the same in all
 	 * blocks, so one quarter-round on lanes 1-3 of the state's rows
@@ -365,6 +347,51 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx2)
 	vpbroadcastd	4 + ROW(3), X13
 	vpbroadcastd	8 + ROW(3), X14
 	vpbroadcastd	12 + ROW(3), X15
+.endm
+
+/* The 8-block core's column and diagonal half-rounds (@mask, @rot). */
+.macro COLUMNS8_HALF mask, rot
+	QUARTERROUND_x4_HALF \mask, \rot, X0, X4, X8, X12,  X1, X5, X9, X13, \
+		X2, X6, X10, X14,  X3, X7, X15
+.endm
+
+.macro DIAGONALS8_HALF mask, rot
+	QUARTERROUND_x4_HALF \mask, \rot, X0, X5, X10, X15,  X2, X7, X8, X13, \
+		X3, X4, X9, X14,  X1, X6, X12
+.endm
+
+/* Wipe the frame's permuted words, which with the key stream give key words away. */
+.macro WIPE8_FRAME
+	vpxor		%ymm0, %ymm0, %ymm0
+	vmovdqa		%ymm0, SLOT
+	vmovdqa		%ymm0, ROW(0)
+	vmovdqa		%ymm0, ROW(2)
+.endm
+
+/*
+ * void chacha20_8block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
+ *				 unsigned int nrounds);
+ * void chacha20_8block_xor_part_avx2(const u32 *state, u8 *dst,
+ *				      const u8 *src, unsigned int nrounds,
+ *				      unsigned int len);
+ *
+ * The part entry XORs only the first @len (1 to 512) bytes, reading and
+ * writing nothing past them: the key stream goes to the frame, and a loop
+ * XORs it in, 32 bytes at a time, then byte by byte.  The full entry is
+ * the part entry for 512 bytes, which stores straight into @dst.
+ */
+SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
+	mov		$512, LEN
+	jmp		chacha20_8block_xor_part_avx2
+SYM_FUNC_END(chacha20_8block_xor_avx2)
+
+SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx2)
+	push		%rbp
+	mov		%rsp, %rbp
+	and		$-32, %rsp
+	sub		$FRAME, %rsp
+
+	ROUND1_8
 	jmp		.Ldiagonals8
 
 .Ldoubleround8:
@@ -411,14 +438,7 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx2)
 	jb		.Lwipe_loop8
 
 .Lwipe8:
-	/*
-	 * The frame holds permuted words, which with the key stream give
-	 * key words away: wipe it.
-	 */
-	vpxor		%ymm0, %ymm0, %ymm0
-	vmovdqa		%ymm0, SLOT
-	vmovdqa		%ymm0, ROW(0)
-	vmovdqa		%ymm0, ROW(2)
+	WIPE8_FRAME
 	vzeroupper
 	leave
 	RET
@@ -560,3 +580,106 @@ SYM_TYPED_FUNC_START(chacha20_2block_xor_avx2)
 	vzeroupper
 	RET
 SYM_FUNC_END(chacha20_2block_xor_avx2)
+
+/*
+ * ChaCha20-Poly1305's one pass: the 8-block core with Poly1305 blocks
+ * spread between its vector rounds.  The scalar multiplies, adds and
+ * carries of poly1305-x86_64.S's macros use the integer ports and the
+ * multiplier, which the rounds leave partly idle, and the rounds' long
+ * dependency chains leave room for them in the out-of-order window.
+ */
+#define POLY1305_MULX_MACROS_ONLY
+#include "poly1305-x86_64.S"
+
+/* The stitched core's frame: SLOT and ROW(0..3), then rr1 and the round count. */
+#define RR1	96(%rsp)
+#define RCOUNT	104(%rsp)
+#define FRAME_PM	128
+
+/* One Poly1305 block at \off(%r8), hibit 1, into h = %r9, %r11, %rbx. */
+.macro PM_BLOCK off
+	POLY1305_BLOCK_MULX	%r8, \off, $1, %r9, %r11, %rbx, %r12, \
+				32(%rcx), RR1, %r13, %r14, %r15, %rax
+.endm
+
+/*
+ * void chachapoly_8block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
+ *				   struct poly1305_core_state *st,
+ *				   const u8 *mac);
+ *
+ * chacha20_8block_xor_avx2(state, dst, src, 20) over one 512-byte stride
+ * and, spread between its rounds, poly1305_blocks_x86_64_mulx(st, mac,
+ * 32, 1): the 32 whole Poly1305 blocks at @mac (any alignment) absorbed
+ * into st->h.  Every load from @mac comes before the first store to @dst,
+ * so @mac may be @src (decryption, in place too) or any bytes this call
+ * does not write (encryption: the stride before, already enciphered).
+ * Only reads @state; the caller checks for AVX2, BMI2 and ADX and owns
+ * the FPU section.
+ *
+ *	%rdi = state, %rsi = dst, %rdx = src (kept in %r10 while %rdx is
+ *	mulx's), %rcx = st, %r8 = mac
+ *
+ * h in %r9, %r11, %rbx; r0 in %r12, r1 read from st, rr1 in the frame;
+ * scratch %r13, %r14, %r15, %rax; the round count in the frame.
+ */
+SYM_FUNC_START(chachapoly_8block_xor_avx2)
+	push		%rbx
+	push		%r12
+	push		%r13
+	push		%r14
+	push		%r15
+	push		%rbp
+	mov		%rsp, %rbp
+	and		$-32, %rsp
+	sub		$FRAME_PM, %rsp
+
+	mov		%rdx, %r10
+	mov		0(%rcx), %r9
+	mov		8(%rcx), %r11
+	mov		16(%rcx), %rbx
+	mov		24(%rcx), %r12
+	mov		32(%rcx), %r13
+	mov		%r13, %r14
+	shr		$2, %r14
+	add		%r14, %r13		/* rr1 = r1 + (r1 >> 2) */
+	mov		%r13, RR1
+	movl		$20, RCOUNT
+
+	ROUND1_8
+	jmp		.Lpm_diagonals
+
+	/* 9 column and 10 diagonal passes: 29 blocks, 3 more below. */
+.Lpm_doubleround:
+	COLUMNS8_HALF	chacha20_avx2_rot16, 12
+	PM_BLOCK	0
+	COLUMNS8_HALF	chacha20_avx2_rot8, 7
+	add		$16, %r8
+.Lpm_diagonals:
+	DIAGONALS8_HALF	chacha20_avx2_rot16, 12
+	PM_BLOCK	0
+	DIAGONALS8_HALF	chacha20_avx2_rot8, 7
+	PM_BLOCK	16
+	add		$32, %r8
+	subl		$2, RCOUNT
+	ja		.Lpm_doubleround
+
+	PM_BLOCK	0
+	PM_BLOCK	16
+	PM_BLOCK	32
+	mov		%r9, 0(%rcx)
+	mov		%r11, 8(%rcx)
+	mov		%rbx, 16(%rcx)
+
+	mov		%r10, %rdx		/* SRC again, for FINISH8 */
+	FINISH8		XOR_STORE
+	WIPE8_FRAME
+	movq		$0, RR1
+	vzeroupper
+	leave
+	pop		%r15
+	pop		%r14
+	pop		%r13
+	pop		%r12
+	pop		%rbx
+	RET
+SYM_FUNC_END(chachapoly_8block_xor_avx2)

@@ -25,6 +25,7 @@
 #define CHACHAPOLY_FAULT_CHUNK	4	/* in a section, the chunk's last block unMACed */
 #define CHACHAPOLY_FAULT_COUNTER 5	/* the text starts at block 0 */
 #define CHACHAPOLY_FAULT_TAIL	6	/* the text's part block padded with 0x01 */
+#define CHACHAPOLY_FAULT_STITCH	7	/* stitched, the last stride unMACed */
 
 #ifdef CHACHAPOLY_PLANT_FAULT
 #ifdef __KERNEL__
@@ -175,6 +176,43 @@ static void chachapoly_text(struct chachapoly_req *r, const u8 *ct,
 }
 
 /*
+ * The whole strides of @len bytes, in a SIMD section, through a core that
+ * stitches Poly1305 into the ChaCha20 rounds, where @r's pair has one
+ * (today AVX2 with mulx): returns the bytes done, 0 for other pairs.  The
+ * MAC stays in order: decrypting, each stride's ciphertext while it is
+ * deciphered; encrypting (@mac_dst), the stride before's output while the
+ * next one is enciphered, and the last stride's after.
+ */
+static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
+					const u8 *src, unsigned int len,
+					bool mac_dst)
+{
+#ifdef __x86_64__
+	const unsigned int stride = CHACHAPOLY_STITCH_BYTES;
+	unsigned int n = round_down(len, stride), i = 0;
+
+	if (!n || r->ci->cores[0].fn != chacha20_8block_xor_avx2 ||
+	    r->pi->scalar != poly1305_blocks_x86_64_mulx || r->pi->simd)
+		return 0;
+	if (mac_dst) {
+		chacha_crypt_impl(r->ci, r->state, dst, src, stride, 20);
+		i = stride;
+	}
+	for (; i < n; i += stride) {
+		chachapoly_8block_xor_avx2(r->state, dst + i, src + i, &r->poly,
+					   mac_dst ? dst + i - stride : src + i);
+		r->state[12] += stride / CHACHA_BLOCK_BYTES;
+	}
+	if (mac_dst && !PLANTED(STITCH))
+		chachapoly_blocks(r, dst + n - stride, stride / POLY_BLOCK,
+				  true);
+	return n;
+#else
+	return 0;
+#endif
+}
+
+/*
  * One stretch of text: Poly1305 of the ciphertext, before the XOR when
  * decrypting (so it works in place) and after it when encrypting; in a
  * SIMD section (@in_section) through @r's cores, else in scalar C.
@@ -184,6 +222,13 @@ static void chachapoly_step(struct chachapoly_req *r, u8 *dst,
 			    bool in_section)
 {
 	bool mac_dst = encrypt || PLANTED(DECAUTH);
+	unsigned int done = 0;
+
+	if (in_section)
+		done = chachapoly_stitched(r, dst, src, len, mac_dst);
+	dst += done;
+	src += done;
+	len -= done;
 	if (!mac_dst)
 		chachapoly_text(r, src, len, in_section);
 	if (in_section)

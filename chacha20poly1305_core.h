@@ -38,6 +38,23 @@ struct poly1305_impl {
 	unsigned int simd_min_blocks;
 };
 
+#ifdef __x86_64__
+/*
+ * chacha20_8block_xor_avx2(@state, @dst, @src, 20) over one 512-byte
+ * stride with Poly1305 of the 32 blocks at @mac (@src, or bytes the call
+ * does not write) spread between its rounds, as
+ * poly1305_blocks_x86_64_mulx(@st, @mac, 32, 1) (chacha20-avx2-x86_64.S).
+ * Needs AVX2, BMI2 and ADX, inside a SIMD section; only reads @state.
+ */
+asmlinkage void chachapoly_8block_xor_avx2(const u32 *state, u8 *dst,
+					   const u8 *src,
+					   struct poly1305_core_state *st,
+					   const u8 *mac);
+#endif
+
+/* The bytes of the stitched cores' strides. */
+#define CHACHAPOLY_STITCH_BYTES	512
+
 /* All Poly1305 implementations, lowest first; poly1305_impls[0] is C. */
 extern const struct poly1305_impl poly1305_impls[];
 extern const unsigned int poly1305_nimpls;
