@@ -587,6 +587,33 @@ static const struct poly1305_impl *module_poly(const struct bench_paths *p)
 	return best;
 }
 
+/*
+ * The Poly1305 the glue would choose on a CPU whose best ChaCha20 is
+ * @impl, of those this CPU runs: that CPU has @impl's features, BMI2 and
+ * ADX if it has AVX2 (Broadwell and Zen on), and AVX-512 IFMA if it
+ * prefers zmm (Ice Lake, Sapphire Rapids and Zen 4 on).  So an AVX2 row
+ * runs mulx, not the IFMA this CPU may have, and an SSSE3 row runs C.
+ */
+static const struct poly1305_impl *tier_poly(const struct bench_paths *p,
+					     const struct chacha_impl *impl)
+{
+	unsigned int has = impl->needs | impl->prefer;
+	const struct poly1305_impl *best = &p->polys[0];
+	unsigned int i;
+
+	if (impl->needs & CHACHA_CPU_AVX2)
+		has |= CHACHA_CPU_BMI2_ADX;
+	if (impl->prefer & CHACHA_CPU_PREFER_ZMM)
+		has |= CHACHA_CPU_IFMA;
+	for (i = 0; i < *p->npolys; i++)
+		if (cpu_has_features(p->polys[i].needs, NULL) &&
+		    prefer_ok(p->polys[i].prefer) &&
+		    !(p->polys[i].needs & ~has) &&
+		    !(p->polys[i].prefer & ~has))
+			best = &p->polys[i];
+	return best;
+}
+
 /* A module-<impl>-aead row, or with @named module-<impl>-aead-<poly>. */
 static void add_amodule(const struct bench_paths *paths, const char *sfx,
 			const struct chacha_impl *impl,
@@ -634,7 +661,9 @@ static void build_aead_subjects(void)
 				if (cpu_has_features(paths->impls[i].needs,
 						     NULL))
 					add_amodule(paths, sfx,
-						    &paths->impls[i], poly,
+						    &paths->impls[i],
+						    tier_poly(paths,
+							      &paths->impls[i]),
 						    false, d);
 			for (i = 0; i < *paths->npolys; i++)
 				if (&paths->polys[i] != poly &&
@@ -1643,11 +1672,11 @@ static bool is_default_aead(const struct subject *s, const char *unused)
 	       s->poly == module_poly(s->paths);
 }
 
-/* An AVX-512 implementation with the Poly1305 the module would choose. */
+/* An AVX-512 implementation with the Poly1305 of its tier. */
 static bool is_avx512_aead(const struct subject *s, const char *unused)
 {
 	return s->kind == AMODULE && !strncmp(s->impl->name, "avx512", 6) &&
-	       s->poly == module_poly(s->paths);
+	       s->poly == tier_poly(s->paths, s->impl);
 }
 
 /*
