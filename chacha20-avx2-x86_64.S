@@ -623,25 +623,14 @@ SYM_FUNC_END(chacha20_2block_xor_avx2)
  * scratch %r13, %r14, %r15, %rax; the round count in the frame.
  */
 SYM_FUNC_START(chachapoly_8block_xor_avx2)
-	push		%rbx
-	push		%r12
-	push		%r13
-	push		%r14
-	push		%r15
+	POLY1305_MULX_SAVE
 	push		%rbp
 	mov		%rsp, %rbp
 	and		$-32, %rsp
 	sub		$FRAME_PM, %rsp
 
 	mov		%rdx, %r10
-	mov		0(%rcx), %r9
-	mov		8(%rcx), %r11
-	mov		16(%rcx), %rbx
-	mov		24(%rcx), %r12
-	mov		32(%rcx), %r13
-	mov		%r13, %r14
-	shr		$2, %r14
-	add		%r14, %r13		/* rr1 = r1 + (r1 >> 2) */
+	POLY1305_MULX_LOAD	%rcx, %r9, %r11, %rbx, %r12, %r13, %r14
 	mov		%r13, RR1
 	movl		$20, RCOUNT
 
@@ -666,9 +655,7 @@ SYM_FUNC_START(chachapoly_8block_xor_avx2)
 	PM_BLOCK	0
 	PM_BLOCK	16
 	PM_BLOCK	32
-	mov		%r9, 0(%rcx)
-	mov		%r11, 8(%rcx)
-	mov		%rbx, 16(%rcx)
+	POLY1305_MULX_STORE	%rcx, %r9, %r11, %rbx
 
 	mov		%r10, %rdx		/* SRC again, for FINISH8 */
 	FINISH8		XOR_STORE
@@ -676,10 +663,6 @@ SYM_FUNC_START(chachapoly_8block_xor_avx2)
 	movq		$0, RR1
 	vzeroupper
 	leave
-	pop		%r15
-	pop		%r14
-	pop		%r13
-	pop		%r12
-	pop		%rbx
+	POLY1305_MULX_RESTORE
 	RET
 SYM_FUNC_END(chachapoly_8block_xor_avx2)

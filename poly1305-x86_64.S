@@ -155,6 +155,44 @@
 .endm
 
 /*
+ * A mulx Poly1305 routine's entry and exit: the callee-saved registers
+ * its macros use as scratch, and st->h and r in and out of registers
+ * (\rr1 = r1 + (r1 >> 2), through \t).
+ */
+.macro POLY1305_MULX_SAVE
+	push		%rbx
+	push		%r12
+	push		%r13
+	push		%r14
+	push		%r15
+.endm
+
+.macro POLY1305_MULX_RESTORE
+	pop		%r15
+	pop		%r14
+	pop		%r13
+	pop		%r12
+	pop		%rbx
+.endm
+
+.macro POLY1305_MULX_LOAD st, h0, h1, h2, r0, rr1, t
+	mov		0(\st), \h0
+	mov		8(\st), \h1
+	mov		16(\st), \h2
+	mov		24(\st), \r0
+	mov		32(\st), \rr1
+	mov		\rr1, \t
+	shr		$2, \t
+	add		\t, \rr1		/* rr1 = r1 + (r1 >> 2) */
+.endm
+
+.macro POLY1305_MULX_STORE st, h0, h1, h2
+	mov		\h0, 0(\st)
+	mov		\h1, 8(\st)
+	mov		\h2, 16(\st)
+.endm
+
+/*
  * Another .S may include this file for the macros alone.
  */
 #ifndef POLY1305_MULX_MACROS_ONLY
@@ -186,22 +224,10 @@
 SYM_TYPED_FUNC_START(poly1305_blocks_x86_64_mulx)
 	test		%edx, %edx
 	jz		.Lmulx_none
-	push		%rbx
-	push		%r12
-	push		%r13
-	push		%r14
-	push		%r15
-
+	POLY1305_MULX_SAVE
 	mov		%edx, %eax
 	mov		%ecx, %ecx		/* hibit, zero-extended */
-	mov		0(%rdi), %r8
-	mov		8(%rdi), %r9
-	mov		16(%rdi), %r10
-	mov		24(%rdi), %r11
-	mov		32(%rdi), %r12
-	mov		%r12, %rbx
-	shr		$2, %rbx
-	add		%rbx, %r12		/* rr1 = r1 + (r1 >> 2) */
+	POLY1305_MULX_LOAD	%rdi, %r8, %r9, %r10, %r11, %r12, %rbx
 
 .Lmulx_loop:
 	POLY1305_BLOCK_MULX	%rsi, 0, %rcx, %r8, %r9, %r10, \
@@ -210,15 +236,8 @@ SYM_TYPED_FUNC_START(poly1305_blocks_x86_64_mulx)
 	dec		%eax
 	jnz		.Lmulx_loop
 
-	mov		%r8, 0(%rdi)
-	mov		%r9, 8(%rdi)
-	mov		%r10, 16(%rdi)
-
-	pop		%r15
-	pop		%r14
-	pop		%r13
-	pop		%r12
-	pop		%rbx
+	POLY1305_MULX_STORE	%rdi, %r8, %r9, %r10
+	POLY1305_MULX_RESTORE
 .Lmulx_none:
 	RET
 SYM_FUNC_END(poly1305_blocks_x86_64_mulx)
