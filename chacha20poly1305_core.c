@@ -175,6 +175,34 @@ static void chachapoly_text(struct chachapoly_req *r, const u8 *ct,
 		chachapoly_pad(r, ct + n, len - n);
 }
 
+/* Whether @ci and @pi have a core that stitches the two (AVX2, mulx). */
+static bool chachapoly_stitches(const struct chacha_impl *ci,
+				const struct poly1305_impl *pi)
+{
+#ifdef __x86_64__
+	return ci->cores[0].fn == chacha20_8block_xor_avx2 &&
+	       pi->scalar == poly1305_blocks_x86_64_mulx && !pi->simd;
+#else
+	(void)ci;	/* no stitched core here */
+	(void)pi;
+	return false;
+#endif
+}
+
+/* One stride through the stitched core, where chachapoly_stitches(). */
+static void chachapoly_stride(struct chachapoly_req *r, u8 *dst,
+			      const u8 *src, const u8 *mac)
+{
+#ifdef __x86_64__
+	chachapoly_8block_xor_avx2(r->state, dst, src, &r->poly, mac);
+#else
+	(void)r;	/* no stitched core here */
+	(void)dst;
+	(void)src;
+	(void)mac;
+#endif
+}
+
 /*
  * The whole strides of @len bytes, in a SIMD section, through a core that
  * stitches Poly1305 into the ChaCha20 rounds, where @r's pair has one
@@ -187,29 +215,24 @@ static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
 					const u8 *src, unsigned int len,
 					bool mac_dst)
 {
-#ifdef __x86_64__
 	const unsigned int stride = CHACHAPOLY_STITCH_BYTES;
 	unsigned int n = round_down(len, stride), i = 0;
 
-	if (!n || r->ci->cores[0].fn != chacha20_8block_xor_avx2 ||
-	    r->pi->scalar != poly1305_blocks_x86_64_mulx || r->pi->simd)
+	if (!n || !chachapoly_stitches(r->ci, r->pi))
 		return 0;
 	if (mac_dst) {
 		chacha_crypt_impl(r->ci, r->state, dst, src, stride, 20);
 		i = stride;
 	}
 	for (; i < n; i += stride) {
-		chachapoly_8block_xor_avx2(r->state, dst + i, src + i, &r->poly,
-					   mac_dst ? dst + i - stride : src + i);
+		chachapoly_stride(r, dst + i, src + i,
+				  mac_dst ? dst + i - stride : src + i);
 		r->state[12] += stride / CHACHA_BLOCK_BYTES;
 	}
 	if (mac_dst && !PLANTED(STITCH))
 		chachapoly_blocks(r, dst + n - stride, stride / POLY_BLOCK,
 				  true);
 	return n;
-#else
-	return 0;
-#endif
 }
 
 /*
