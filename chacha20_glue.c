@@ -61,7 +61,7 @@ MODULE_PARM_DESC(stride,
 static char *poly1305;
 module_param(poly1305, charp, 0444);
 MODULE_PARM_DESC(poly1305,
-		 "force the AEADs' Poly1305: c, mulx (BMI2 and ADX), ifma (AVX-512 IFMA; not by default where the kernel prefers ymm) on x86-64; c on arm64 (default: best available)");
+		 "force the AEADs' Poly1305: c, mulx (BMI2 and ADX), ifma (AVX-512 IFMA; not by default where the kernel prefers ymm), lib (the kernel's library) on x86-64; c on arm64 (default: best available, with the kernel's library for long requests where that is faster)");
 
 #ifdef CHACHA_TEST_HOOKS
 /* kunit/ switches it between requests (CHACHA_TEST_HOOKS: see Kbuild). */

@@ -26,6 +26,7 @@
 #define CHACHAPOLY_FAULT_COUNTER 5	/* the text starts at block 0 */
 #define CHACHAPOLY_FAULT_TAIL	6	/* the text's part block padded with 0x01 */
 #define CHACHAPOLY_FAULT_STITCH	7	/* stitched, the last stride unMACed */
+#define CHACHAPOLY_FAULT_TWOPASS 8	/* two passes, a chunk's last block unMACed */
 
 #ifdef CHACHAPOLY_PLANT_FAULT
 #ifdef __KERNEL__
@@ -41,10 +42,15 @@
  * ciphertext with zeros to 16 bytes, so hibit is always 1.
  */
 const struct poly1305_impl poly1305_impls[] = {
-	{ "c", 0, 0, poly1305_core_blocks, NULL, 0 },
+	/*
+	 * C and mulx alone (not stitched) are slower than the kernel's vector
+	 * Poly1305 on long requests: two passes with it win from 512 and
+	 * 2048 bytes on (tools/bench RESULTS.md sections 10 and 11).
+	 */
+	{ "c", 0, 0, poly1305_core_blocks, NULL, 0, 512, false },
 #ifdef __x86_64__
 	{ "mulx", CHACHA_CPU_BMI2_ADX, 0, poly1305_blocks_x86_64_mulx,
-	  NULL, 0 },
+	  NULL, 0, 2048, false },
 	/*
 	 * zmm: only where zmm costs no clock speed, as for ChaCha20.  The
 	 * powers of r it computes per call make it slower than mulx below
@@ -53,22 +59,33 @@ const struct poly1305_impl poly1305_impls[] = {
 	 */
 	{ "ifma", CHACHA_CPU_AVX512 | CHACHA_CPU_IFMA | CHACHA_CPU_BMI2_ADX,
 	  CHACHA_CPU_PREFER_ZMM, poly1305_blocks_x86_64_mulx,
-	  poly1305_blocks_avx512ifma, 32 },
+	  poly1305_blocks_avx512ifma, 32, 0, false },
+#endif
+#ifdef CHACHAPOLY_LIB_POLY1305
+	{ "lib", 0, 0, NULL, NULL, 0, 0, true },
 #endif
 };
 
 const unsigned int poly1305_nimpls = ARRAY_SIZE(poly1305_impls);
 
 /*
- * @fn of one of poly1305_impls[] as a direct call, so that the request
- * path makes no indirect call (a retpoline on the kernels that patch
- * them in; tools/disasm-check.sh): each known function by name, C for
- * anything else, which the table never holds.
+ * @fn of @r's Poly1305 as a direct call, so that the request path makes
+ * no indirect call (a retpoline on the kernels that patch them in;
+ * tools/disasm-check.sh): each known function by name, C for anything
+ * else, which the table never holds; the kernel's library for its entry.
  */
-static __always_inline void poly1305_call(poly1305_blocks_fn fn,
-					  struct poly1305_core_state *st,
+static __always_inline void poly1305_call(struct chachapoly_req *r,
+					  poly1305_blocks_fn fn,
 					  const u8 *src, unsigned int nblocks)
 {
+	struct poly1305_core_state *st = &r->poly;
+
+#ifdef CHACHAPOLY_LIB_POLY1305
+	if (r->pi->lib) {
+		poly1305_update(&r->lib, src, nblocks * POLY_BLOCK);
+		return;
+	}
+#endif
 #ifdef __x86_64__
 	if (fn == poly1305_blocks_avx512ifma)
 		poly1305_blocks_avx512ifma(st, src, nblocks, 1);
@@ -82,6 +99,36 @@ static __always_inline void poly1305_call(poly1305_blocks_fn fn,
 #endif
 }
 
+/* Whether @ci and @pi have a core that stitches the two (AVX2, mulx). */
+static bool chachapoly_stitches(const struct chacha_impl *ci,
+				const struct poly1305_impl *pi)
+{
+#ifdef __x86_64__
+	return ci->cores[0].fn == chacha20_8block_xor_avx2 &&
+	       pi->scalar == poly1305_blocks_x86_64_mulx && !pi->simd;
+#else
+	(void)ci;	/* no stitched core here */
+	(void)pi;
+	return false;
+#endif
+}
+
+const struct poly1305_impl *chachapoly_poly_for(const struct chacha_impl *ci,
+						const struct poly1305_impl *pi,
+						unsigned int textlen)
+{
+#ifdef CHACHAPOLY_LIB_POLY1305
+	const struct poly1305_impl *lib = &poly1305_impls[poly1305_nimpls - 1];
+#else
+	const struct poly1305_impl *lib = NULL;
+#endif
+
+	if (lib && pi->lib_from && textlen >= pi->lib_from &&
+	    !chachapoly_stitches(ci, pi))
+		return lib;
+	return pi;
+}
+
 /* @nblocks whole blocks of @src, in the SIMD function where it pays. */
 static void chachapoly_blocks(struct chachapoly_req *r, const u8 *src,
 			      unsigned int nblocks, bool in_section)
@@ -89,9 +136,9 @@ static void chachapoly_blocks(struct chachapoly_req *r, const u8 *src,
 	const struct poly1305_impl *pi = r->pi;
 
 	if (in_section && pi->simd && nblocks >= pi->simd_min_blocks)
-		poly1305_call(pi->simd, &r->poly, src, nblocks);
+		poly1305_call(r, pi->simd, src, nblocks);
 	else if (nblocks)
-		poly1305_call(pi->scalar, &r->poly, src, nblocks);
+		poly1305_call(r, pi->scalar, src, nblocks);
 }
 
 /* The last partial block of AD or text, padded with zeros. */
@@ -103,7 +150,7 @@ static void chachapoly_pad(struct chachapoly_req *r, const u8 *src,
 	memcpy(block, src, len);
 	if (PLANTED(TAIL))
 		block[len] = 1;
-	poly1305_call(r->pi->scalar, &r->poly, block, 1);
+	poly1305_call(r, r->pi->scalar, block, 1);
 	memzero_explicit(block, sizeof(block));
 }
 
@@ -124,7 +171,12 @@ void chachapoly_init(struct chachapoly_req *r, const struct chacha_impl *ci,
 	/* Block 0: the one-time Poly1305 key, its first 32 bytes. */
 	chacha_crypt_request(ci, r->state, block0, block0, sizeof(block0), 20,
 			     simd_usable);
-	poly1305_core_init(&r->poly, block0);
+#ifdef CHACHAPOLY_LIB_POLY1305
+	if (pi->lib)
+		poly1305_init(&r->lib, block0);
+	else
+#endif
+		poly1305_core_init(&r->poly, block0);
 	memzero_explicit(block0, sizeof(block0));
 	if (PLANTED(COUNTER))
 		r->state[12] = 0;
@@ -175,20 +227,14 @@ static void chachapoly_text(struct chachapoly_req *r, const u8 *ct,
 		chachapoly_pad(r, ct + n, len - n);
 }
 
-/* Whether @ci and @pi have a core that stitches the two (AVX2, mulx). */
-static bool chachapoly_stitches(const struct chacha_impl *ci,
-				const struct poly1305_impl *pi)
-{
-#ifdef __x86_64__
-	return ci->cores[0].fn == chacha20_8block_xor_avx2 &&
-	       pi->scalar == poly1305_blocks_x86_64_mulx && !pi->simd;
-#else
-	(void)ci;	/* no stitched core here */
-	(void)pi;
-	return false;
-#endif
-}
-
+/*
+ * The whole strides of @len bytes, in a SIMD section, through a core that
+ * stitches Poly1305 into the ChaCha20 rounds, where @r's pair has one
+ * (today AVX2 with mulx): returns the bytes done, 0 for other pairs.  The
+ * MAC stays in order: decrypting, each stride's ciphertext while it is
+ * deciphered; encrypting (@mac_dst), the stride before's output while the
+ * next one is enciphered, and the last stride's after.
+ */
 /* One stride through the stitched core, where chachapoly_stitches(). */
 static void chachapoly_stride(struct chachapoly_req *r, u8 *dst,
 			      const u8 *src, const u8 *mac)
@@ -203,14 +249,6 @@ static void chachapoly_stride(struct chachapoly_req *r, u8 *dst,
 #endif
 }
 
-/*
- * The whole strides of @len bytes, in a SIMD section, through a core that
- * stitches Poly1305 into the ChaCha20 rounds, where @r's pair has one
- * (today AVX2 with mulx): returns the bytes done, 0 for other pairs.  The
- * MAC stays in order: decrypting, each stride's ciphertext while it is
- * deciphered; encrypting (@mac_dst), the stride before's output while the
- * next one is enciphered, and the last stride's after.
- */
 static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
 					const u8 *src, unsigned int len,
 					bool mac_dst)
@@ -263,12 +301,45 @@ static void chachapoly_step(struct chachapoly_req *r, u8 *dst,
 		chachapoly_text(r, dst, len, in_section);
 }
 
+/*
+ * The kernel's library makes SIMD sections of its own, so it runs outside
+ * ours: two passes over each stretch of at most CHACHA_SIMD_CHUNK bytes,
+ * the second over bytes still in L1, each in its own section.
+ */
+static void chachapoly_two_pass(struct chachapoly_req *r, u8 *dst,
+				const u8 *src, unsigned int len, bool encrypt,
+				bool simd_usable)
+{
+	bool mac_dst = encrypt || PLANTED(DECAUTH);
+
+	while (len) {
+		unsigned int n = min_t(unsigned int, len, CHACHA_SIMD_CHUNK);
+		unsigned int m = n;
+
+		if (PLANTED(TWOPASS) && n == CHACHA_SIMD_CHUNK)
+			m -= POLY_BLOCK;
+		if (!mac_dst)
+			chachapoly_text(r, src, m, false);
+		chacha_crypt_request(r->ci, r->state, dst, src, n, 20,
+				     simd_usable);
+		if (mac_dst)
+			chachapoly_text(r, dst, m, false);
+		dst += n;
+		src += n;
+		len -= n;
+	}
+}
+
 void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
 		      unsigned int len, bool encrypt, bool simd_usable)
 {
 	chachapoly_ad_end(r);
 	r->textlen += len;
 
+	if (r->pi->lib) {
+		chachapoly_two_pass(r, dst, src, len, encrypt, simd_usable);
+		return;
+	}
 	if (!chacha_request_simd(r->ci, len, simd_usable)) {
 		chachapoly_step(r, dst, src, len, encrypt, false);
 		return;
@@ -297,7 +368,12 @@ void chachapoly_final(struct chachapoly_req *r,
 	chachapoly_ad_end(r);
 	lens[PLANTED(LENS)] = cpu_to_le64(r->adlen);
 	lens[!PLANTED(LENS)] = cpu_to_le64(r->textlen);
-	poly1305_call(r->pi->scalar, &r->poly, (const u8 *)lens, 1);
-	poly1305_core_emit(&r->poly, tag);
+	poly1305_call(r, r->pi->scalar, (const u8 *)lens, 1);
+#ifdef CHACHAPOLY_LIB_POLY1305
+	if (r->pi->lib)
+		poly1305_final(&r->lib, tag);
+	else
+#endif
+		poly1305_core_emit(&r->poly, tag);
 	memzero_explicit(r, sizeof(*r));
 }

@@ -18,6 +18,21 @@
 #define CHACHAPOLY_NONCE_BYTES	12
 #define CHACHAPOLY_TAG_BYTES	16
 
+/*
+ * x86-64 kernels have the kernel's Poly1305 library, <crypto/poly1305.h>:
+ * the code the rfc7539 template runs, vector code included, which makes
+ * its own SIMD sections.  The benchmark defines CHACHAPOLY_LIB_POLY1305
+ * with a stand-in (tools/bench/libshim).
+ */
+#if defined(__KERNEL__) && defined(CONFIG_X86_64)
+#if IS_REACHABLE(CONFIG_CRYPTO_LIB_POLY1305)
+#define CHACHAPOLY_LIB_POLY1305
+#endif
+#endif
+#ifdef CHACHAPOLY_LIB_POLY1305
+#include <crypto/poly1305.h>
+#endif
+
 typedef void (*poly1305_blocks_fn)(struct poly1305_core_state *st,
 				   const u8 *src, unsigned int nblocks,
 				   u32 hibit);
@@ -26,7 +41,11 @@ typedef void (*poly1305_blocks_fn)(struct poly1305_core_state *st,
  * A Poly1305 implementation: @scalar uses no vector register and runs
  * anywhere; @simd, if any, runs only inside a SIMD section and only for
  * runs of at least @simd_min_blocks blocks (it is slower below).  Both
- * work on the same struct poly1305_core_state.
+ * work on the same struct poly1305_core_state.  @lib_from: requests of
+ * at least this many bytes of text take the kernel's library instead (0:
+ * none), where its vector code beats this one and no stitched core runs.
+ * @lib: this is the kernel's library (no block functions; never chosen
+ * by default, only through @lib_from or poly1305=lib).
  */
 struct poly1305_impl {
 	const char *name;
@@ -36,6 +55,8 @@ struct poly1305_impl {
 	poly1305_blocks_fn scalar;
 	poly1305_blocks_fn simd;
 	unsigned int simd_min_blocks;
+	unsigned int lib_from;
+	bool lib;
 };
 
 #ifdef __x86_64__
@@ -68,12 +89,27 @@ struct chachapoly_req {
 	const struct chacha_impl *ci;
 	const struct poly1305_impl *pi;
 	u32 state[CHACHA_STATE_WORDS];
-	struct poly1305_core_state poly;
+	union {
+		struct poly1305_core_state poly;
+#ifdef CHACHAPOLY_LIB_POLY1305
+		struct poly1305_desc_ctx lib;	/* pi->lib */
+#endif
+	};
 	u64 adlen;
 	u64 textlen;
 	u8 buf[POLY1305_CORE_BLOCK_BYTES];
 	unsigned int buflen;
 };
+
+/*
+ * The Poly1305 for a request of @textlen bytes on @ci and @pi (the
+ * module's choice or the user's): @pi, or the kernel's library from
+ * @pi->lib_from on where that exists and @ci and @pi have no stitched
+ * core.
+ */
+const struct poly1305_impl *chachapoly_poly_for(const struct chacha_impl *ci,
+						const struct poly1305_impl *pi,
+						unsigned int textlen);
 
 /*
  * Start a request: the ChaCha20 state for @key (8 words, CPU order) and

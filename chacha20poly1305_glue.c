@@ -109,6 +109,7 @@ static int chachapoly_walk(struct aead_request *req, bool encrypt,
 {
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	const struct chachapoly_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	const struct chacha_impl *ci = READ_ONCE(chacha_impl);
 	bool simd = crypto_simd_usable();
 	struct chachapoly_req r __uninitialized;	/* chachapoly_init() */
 	u8 nonce[CHACHAPOLY_NONCE_BYTES];
@@ -133,7 +134,8 @@ static int chachapoly_walk(struct aead_request *req, bool encrypt,
 	else
 		err = skcipher_walk_aead_decrypt(&walk, req, false);
 
-	chachapoly_init(&r, READ_ONCE(chacha_impl), READ_ONCE(chachapoly_pi),
+	chachapoly_init(&r, ci,
+			chachapoly_poly_for(ci, READ_ONCE(chachapoly_pi), textlen),
 			ctx->key, nonce, simd);
 	chachapoly_hash_ad(&r, req, adlen);
 
@@ -233,7 +235,7 @@ chachapoly_choose_poly(unsigned int have, const char *name)
 			       name);
 			return ERR_PTR(-ENODEV);
 		}
-		if (usable && (p->prefer & have) == p->prefer)
+		if (usable && !p->lib && (p->prefer & have) == p->prefer)
 			best = p;
 	}
 	if (name && *name) {
@@ -282,8 +284,12 @@ int __init chachapoly_register(const struct chacha_impl *ci, int priority,
 			 "%s-%s-%s-" DRIVER_SUFFIX, chachapoly_prefix[i],
 			 ci->name, pi->name);
 	}
-	pr_info("ChaCha20-Poly1305 on %s and Poly1305 %s, priority %d\n",
-		ci->name, pi->name, prio);
+	if (chachapoly_poly_for(ci, pi, UINT_MAX) != pi)
+		pr_info("ChaCha20-Poly1305 on %s and Poly1305 %s, the kernel's library from %u bytes, priority %d\n",
+			ci->name, pi->name, pi->lib_from, prio);
+	else
+		pr_info("ChaCha20-Poly1305 on %s and Poly1305 %s, priority %d\n",
+			ci->name, pi->name, prio);
 	return crypto_register_aeads(chachapoly_algs,
 				     ARRAY_SIZE(chachapoly_algs));
 }
@@ -304,6 +310,13 @@ const struct poly1305_impl *chacha_test_poly(unsigned int i)
 	if (i >= poly1305_nimpls)
 		return NULL;
 	p = &poly1305_impls[i];
+	/*
+	 * The kernel's library is no pair of its own here: the others'
+	 * requests from their lib_from on run it (and it is no Poly1305 of
+	 * the module's for cp_poly1305_edges to test).
+	 */
+	if (p->lib)
+		return ERR_PTR(-ENOENT);
 	if ((p->needs & chacha_cpu_features()) != p->needs)
 		return ERR_PTR(-ENODEV);
 	return p;

@@ -52,8 +52,8 @@ rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc} "$stage/lib/modules/$KVER"
 mdir=$stage/lib/modules/$KVER
 
-# shellcheck disable=SC2086 # one module a word
-stage_kmods "$stage" $want
+# shellcheck disable=SC2086,SC2046 # one module a word
+stage_kmods "$stage" $want ${ko:+$(ko_deps "$ko")}
 if [ -n "$ko" ]; then
 	mkdir -p "$mdir/extra"
 	cp "$ko" "$mdir/extra/chacha20_simd.ko"

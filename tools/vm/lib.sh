@@ -63,6 +63,12 @@ stage_kmods() {
 		"$mdir/"
 }
 
+# ko_deps KO: the kernel modules KO needs (its modinfo "depends"; on
+# x86-64 the kernel's Poly1305 library), one a word, for stage_kmods.
+ko_deps() {
+	modinfo -F depends "$1" | tr , ' '
+}
+
 # stage_prog STAGE FILE DIR: a dynamically linked program into STAGE/DIR,
 # with every library ldd names (and the loader) at its own path.
 stage_prog() {

@@ -53,8 +53,8 @@ mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc/modprobe.d} \
 	"$stage/lib/modules/$KVER/$kodir"
 mdir=$stage/lib/modules/$KVER
 
-# shellcheck disable=SC2086 # one module a word
-stage_kmods "$stage" $want
+# shellcheck disable=SC2086,SC2046 # one module a word
+stage_kmods "$stage" $want $(ko_deps "$ko")
 cp "$ko" "$mdir/$kodir/chacha20_simd.ko"
 depmod -b "$stage" "$KVER"
 
