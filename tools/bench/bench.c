@@ -177,7 +177,7 @@ struct subject {
 	unsigned int core_bytes;	/* a core: the bytes one call XORs */
 	struct chacha_calibration cal;	/* a module row: its choices */
 	const struct poly1305_impl *poly;	/* AEAD module rows */
-	unsigned int ptier;		/* AEAD kernel rows: BENCH_POLY_* */
+	unsigned int ptier;		/* AEAD rows: the kernel's BENCH_POLY_* */
 	bool v7;			/* AEAD kernel rows: 7.3's */
 	bool decrypt;			/* AEAD rows */
 	struct point res[NLENS];	/* a core: res[0] */
@@ -309,6 +309,7 @@ static void call_peer(const struct subject *s, u32 *state, u8 *dst,
 static void call_amodule(const struct subject *s, u32 *state, u8 *dst,
 			 const u8 *src, unsigned int len)
 {
+	s->paths->set_lib_poly(s->ptier);
 	aead_ok = s->paths->aead(s->impl, s->poly, &aead_req, dst,
 				 s->decrypt ? ct_buf : src, len, s->decrypt);
 	aead_rejected += !aead_ok;
@@ -581,7 +582,8 @@ static const struct poly1305_impl *module_poly(const struct bench_paths *p)
 	unsigned int i;
 
 	for (i = 0; i < *p->npolys; i++)
-		if (cpu_has_features(p->polys[i].needs, NULL) &&
+		if (!p->polys[i].lib &&
+		    cpu_has_features(p->polys[i].needs, NULL) &&
 		    prefer_ok(p->polys[i].prefer))
 			best = &p->polys[i];
 	return best;
@@ -606,7 +608,8 @@ static const struct poly1305_impl *tier_poly(const struct bench_paths *p,
 	if (impl->prefer & CHACHA_CPU_PREFER_ZMM)
 		has |= CHACHA_CPU_IFMA;
 	for (i = 0; i < *p->npolys; i++)
-		if (cpu_has_features(p->polys[i].needs, NULL) &&
+		if (!p->polys[i].lib &&
+		    cpu_has_features(p->polys[i].needs, NULL) &&
 		    prefer_ok(p->polys[i].prefer) &&
 		    !(p->polys[i].needs & ~has) &&
 		    !(p->polys[i].prefer & ~has))
@@ -629,6 +632,11 @@ static void add_amodule(const struct bench_paths *paths, const char *sfx,
 		s = add_subject(AMODULE, "module-%s-aead%s", impl->name, sfx);
 	s->impl = impl;
 	s->poly = poly;
+	/* the kernel's library, where the AEAD takes it: as on that tier */
+	s->ptier = kernel_poly_tier(impl->needs & CHACHA_CPU_AVX512 ?
+				    BENCH_TIER_AVX512VL :
+				    impl->needs & CHACHA_CPU_AVX2 ?
+				    BENCH_TIER_AVX2 : BENCH_TIER_SSSE3);
 	s->paths = paths;
 	s->suffix = sfx;
 	s->decrypt = decrypt;
@@ -1805,6 +1813,28 @@ static void target_aead_tier(const char *k, bool decrypt, const char *tier,
 }
 
 /*
+ * 29.4 for one tier and direction: module-<tier>-aead, the pair a CPU of
+ * that tier gets, over the faster of 6.12's and 7.3's kernel*-aead-<tier>
+ * at every size: where the module's AEAD wins the lookup, it is never
+ * slower than the template's work on the kernel's code.
+ */
+static void target_aead_rule(const char *k, bool decrypt, const char *tier)
+{
+	const struct subject *ours[AEAD_THEIRS], *theirs[AEAD_THEIRS];
+	unsigned int n, nk;
+	char name[48], why[64];
+
+	nk = aead_rows(k, decrypt, is_kernel_aead, tier, theirs);
+	snprintf(name, sizeof(name), "module-%s-aead", tier);
+	n = aead_rows(k, decrypt, is_named, name, ours);
+	snprintf(name, sizeof(name), "kernel*-aead-%s@kernel", tier);
+	snprintf(why, sizeof(why), "no kernel-aead-%s: the CPU lacks it",
+		 tier);
+	target_aead("29.4", n ? ours[0] : NULL, theirs, nk, name,
+		    bench_lens[0], MAX_LEN, 1.00, why);
+}
+
+/*
  * The AEAD's targets, on the @kernel rows (@k), each encrypting and
  * decrypting:
  * - 29.1: the module's default never slower than the fastest of the
@@ -1812,7 +1842,8 @@ static void target_aead_tier(const char *k, bool decrypt, const char *tier,
  * - 29.2: from 512 B to 16 KiB, tier by tier, at most 0.85 of the
  *   kernel's (6.12's or 7.3's, the faster) for SSSE3 and 0.80 for AVX2
  *   and for our best AVX-512 row against avx512vl;
- * - 29.3: from 256 B the default never slower than the fastest library.
+ * - 29.3: from 256 B the default never slower than the fastest library;
+ * - 29.4: each tier's pair never slower than that tier's kernel rows.
  */
 static void print_aead_targets(const char *k)
 {
@@ -1845,6 +1876,9 @@ static void print_aead_targets(const char *k)
 		target_aead("29.3", n ? ours[0] : NULL, theirs, nk, libs, 256,
 			    MAX_LEN, 1.00, "no library's AEAD");
 	}
+	for (i = 0; i < ARRAY_SIZE(tiers); i++)
+		for (d = 0; d < 2; d++)
+			target_aead_rule(k, d, tiers[i].tier);
 }
 
 /*

@@ -270,7 +270,8 @@ static bool module_aead(const struct chacha_impl *ci,
 	u8 tag[CHACHAPOLY_TAG_BYTES];
 	bool ok = true;
 
-	chachapoly_init(&r, ci, pi, a->key, a->nonce, true);
+	chachapoly_init(&r, ci, chachapoly_poly_for(ci, pi, len), a->key,
+			a->nonce, true);
 	chachapoly_ad(&r, a->ad, a->adlen);
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, BENCH_SECTION_BYTES);
@@ -437,6 +438,41 @@ static void kpoly_final(unsigned int ptier, struct kpoly_desc *d,
 	memzero_explicit(d, sizeof(*d));
 }
 
+/*
+ * The kernel's Poly1305 library for the module's AEAD (libshim's
+ * <crypto/poly1305.h>): 7.3's poly1305_init(), _update(), _final() on
+ * the Poly1305 tier set_lib_poly() last chose.
+ */
+static unsigned int lib_ptier;
+
+static void set_lib_poly(unsigned int ptier)
+{
+	lib_ptier = ptier;
+}
+
+static struct kpoly_desc *lib_desc(struct poly1305_desc_ctx *desc)
+{
+	BUILD_BUG_ON(sizeof(struct kpoly_desc) >
+		     sizeof(struct poly1305_desc_ctx));
+	return (struct kpoly_desc *)desc;
+}
+
+void poly1305_init(struct poly1305_desc_ctx *desc, const u8 *key)
+{
+	kpoly_init(lib_desc(desc), true, key);
+}
+
+void poly1305_update(struct poly1305_desc_ctx *desc, const u8 *src,
+		     unsigned int nbytes)
+{
+	kpoly_update(lib_ptier, lib_desc(desc), src, nbytes);
+}
+
+void poly1305_final(struct poly1305_desc_ctx *desc, u8 *digest)
+{
+	kpoly_final(lib_ptier, lib_desc(desc), digest);
+}
+
 /* The template's padding: 6.12's zeroed pad, 7.3's zero page. */
 static const u8 kpoly_zeros[POLY1305_CORE_BLOCK_BYTES];
 
@@ -537,5 +573,6 @@ const struct bench_paths BENCH_PATHS = {
 	.polys = poly1305_impls,
 	.npolys = &poly1305_nimpls,
 	.aead = module_aead,
+	.set_lib_poly = set_lib_poly,
 	.kernel_aead = kernel_aead,
 };

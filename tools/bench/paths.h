@@ -72,6 +72,11 @@ struct bench_paths {
 		     const struct poly1305_impl *pi, const struct bench_aead *a,
 		     u8 *dst, const u8 *src, unsigned int len, bool decrypt);
 	/*
+	 * The Poly1305 tier (BENCH_POLY_*) of the kernel's library, which the
+	 * AEAD takes from @pi->lib_from bytes on where no stitched core runs.
+	 */
+	void (*set_lib_poly)(unsigned int ptier);
+	/*
 	 * The kernel's rfc7539 template on its chacha20 skcipher (the tier,
 	 * 6.12's or @lib 7.3's) and its Poly1305 (@ptier, BENCH_POLY_*).
 	 */
