@@ -26,8 +26,8 @@
 # and kept in $CHACHA_CACHE/deb-root-<hash of what went in>; each run works
 # in an overlay on it (or a copy), which is thrown away at the end.
 set -euo pipefail
-# shellcheck source=vm/lib.sh
-. "$(dirname "$0")/vm/lib.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, mount)"
 command -v debootstrap >/dev/null ||

@@ -22,8 +22,8 @@
 #
 # CHACHA_SRC=<tree> checks another tree (e.g. an older commit's).
 set -euo pipefail
-# shellcheck source=vm/lib.sh
-. "$(dirname "$0")/vm/lib.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # The request path: the glue's, then chacha20_core.c's, every function of
 # it that is a symbol of its own in these builds.  The static ones the

@@ -10,8 +10,8 @@
 # in that private tree.  Then modinfo must show the crypto aliases, the
 # kernel's vermagic and the signature.
 set -euo pipefail
-# shellcheck source=vm/lib.sh
-. "$(dirname "$0")/vm/lib.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ $# -gt 0 ] || set -- 6.1 6.12
 command -v dkms >/dev/null || die "dkms missing (apt-get install dkms)"

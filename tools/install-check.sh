@@ -8,8 +8,8 @@
 # land in lib/modules/<the kernel's release>/extra/ and in depmod's alias
 # index, and be gone from both after uninstall.
 set -euo pipefail
-# shellcheck source=vm/lib.sh
-. "$(dirname "$0")/vm/lib.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ $# -gt 0 ] || set -- 6.1 6.12
 

@@ -16,8 +16,8 @@
 # seconds) into the cache and uses it; a checker the kernel still refuses
 # is a failure, never a silent pass.
 set -euo pipefail
-# shellcheck source=vm/lib.sh
-. "$(dirname "$0")/vm/lib.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ $# -gt 0 ] || set -- 6.1 6.12 7.3-gcc
 command -v sparse >/dev/null || die "sparse missing (apt-get install sparse)"

@@ -13,8 +13,8 @@
 # symbol table (its defined functions and data) and fails otherwise.
 # The test build (make CHACHA_TEST_HOOKS=1) is tools/kunit's.
 set -euo pipefail
-# shellcheck source=vm/lib.sh
-. "$(dirname "$0")/vm/lib.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 fail=0
 for k in "${@:-7.3 7.3-arm64}"; do

@@ -20,8 +20,8 @@
 #                ENDBR for IBT), as defines for the tests' linkage shim
 #   KFLAGS_FROM  the kernel, for the benchmark's header
 set -euo pipefail
-# shellcheck source=../vm/lib.sh
-. "$(dirname "$0")/../vm/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 kernel=${1:?usage: $0 KERNEL OUT.mk}
 out=${2:?usage: $0 KERNEL OUT.mk}

@@ -15,8 +15,8 @@
 # share/VGABIOS-lgpl-latest).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=../vm/lib.sh
-. "$top/tools/vm/lib.sh"
+# shellcheck source=../lib.sh
+. "$top/tools/lib.sh"
 
 # No GUI, no debugger, no plugins: one static binary.  --enable-idle-hack
 # refuses nogui.  AMX is built in: the Sapphire Rapids model needs it.

@@ -29,8 +29,8 @@
 # Exits non-zero if any failed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=../vm/lib.sh
-. "$here/../vm/lib.sh"
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
 
 # name, kernel, Bochs CPU model, the implementation the module must use,
 # its parameters (- for none), the checks (all, or the data path's), the

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # bochs_boot for tools/bochs/run.sh and tools/kunit/run.sh (sourced, not
-# run; needs tools/vm/lib.sh).
+# run; needs tools/lib.sh).
 
 # bochs_boot DIR MODEL KERNEL INITRD APPEND TIMEOUT DONE
 #

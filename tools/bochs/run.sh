@@ -18,8 +18,8 @@
 # x86-64 kernels only.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=../vm/lib.sh
-. "$here/../vm/lib.sh"
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
@@ -66,6 +66,7 @@ append+=" chk_mode=check chk_expect=$expect chk_stress=$stress"
 [ -n "$checks" ] && append+=" chk_checks=${checks// /,}"
 [ -n "$keepregs" ] && append+=" chk_keepregs=$keepregs"
 [ -z "$extra" ] || append+=" $extra"
+[ -z "$plant_param" ] || append+=" $plant_param"
 t1=$(now)
 log "booting $KVER on Bochs' $model, expecting $expect"
 bochs_boot "$out" "$model" "$VMLINUZ" "$initrd" "$append" "$timeout" \

@@ -16,8 +16,8 @@
 #			on one wire
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=../vm/lib.sh
-. "$here/../vm/lib.sh"
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
 
 rows=${CHACHA_IPSEC_ROWS:-6.1 6.12 7.3 6.1-arm64:6.1}
 if [ "${1:-}" = --rows ]; then

@@ -16,6 +16,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
+# The runners' dmesg verdict (kernel_reports), and CHACHA_PLANT's made-up
+# report when the command line asks for one.
+# shellcheck source=../lib-posix.sh
+. /bin/lib-posix.sh
+plant_report
 echo /sbin/modprobe >/proc/sys/kernel/modprobe
 hostname "${ipsec_name:-guest}"
 

@@ -11,8 +11,8 @@
 # Busybox's own `ip` has no `xfrm`, hence this.  Cached.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=../vm/lib.sh
-. "$here/../vm/lib.sh"
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
 
 out=$cache/ipsec-ip-arm64
 stage_arm64 "$out" "iproute2 libbpf1 libelf1 libmnl0 libbsd0 libcap2 libmd0

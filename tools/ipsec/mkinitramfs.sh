@@ -15,8 +15,8 @@
 # $CHACHA_CACHE/ipsec-initramfs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=../vm/lib.sh
-. "$here/../vm/lib.sh"
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
 
 kernel=${1:?usage: $0 KERNEL [chacha20_simd.ko]}
 ko=${2:-}
@@ -95,6 +95,7 @@ flock "$ktbin.lock" make -s -f "$here/ktls-check.mk" KTLS_CHECK="$ktbin" \
 cp "$ktbin" "$stage/bin/ktls-check"
 
 cp "$here/guest-init.sh" "$stage/init"
+cp "$top_dir/tools/lib-posix.sh" "$stage/bin/"
 chmod 755 "$stage/init"
 
 pack_initramfs "$stage" "$cache/ipsec-initramfs" "$KVER-$role" 3

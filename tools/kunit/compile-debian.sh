@@ -11,8 +11,8 @@
 # that API differences between 6.1 and 6.12 show; fail on any warning.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=../vm/lib.sh
-. "$top/tools/vm/lib.sh"
+# shellcheck source=../lib.sh
+. "$top/tools/lib.sh"
 
 load_kernel "${1:?usage: $0 6.1|6.12}"
 bdir=${cache:?}/kunit-compile-$KVER

@@ -14,6 +14,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug
+# lib-posix.sh: crypto_table, and CHACHA_PLANT's made-up report
+# (plant_report) when the command line asks for one.
+# shellcheck source=../lib-posix.sh
+. /bin/lib-posix.sh
+plant_report
 # request_module() (the crypto manager's and the tests' references) runs
 # busybox's modprobe.
 echo /bin/modprobe >/proc/sys/kernel/modprobe
@@ -26,10 +31,8 @@ echo 0 >/sys/kernel/debug/failslab/verbose
 # larval (selftest "unknown", holding the module) stands in /proc/crypto
 # under the same driver name.
 verdicts() {
-	awk -v what="$1" '
-		$1 == "driver" { d = $3 }
-		$1 == "selftest" && d ~ /-oot$/ { print "KT selftest", what, d, $3 }
-	' /proc/crypto
+	crypto_table | awk -v what="$1" '
+		$2 ~ /-oot$/ { print "KT selftest", what, $2, $5 }'
 }
 selftests() {
 	t=0

@@ -33,10 +33,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
-log() { echo "${0##*/}: $*" >&2; }
-die() { log "$*"; exit 1; }
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
+top=$top_dir
 usage() { sed -n '4,31s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 arch='' cpu='' expect='' extra='' impls='' modparams=- fuzz=1000 min=20 timeout=1200 series=7.3
@@ -120,7 +119,7 @@ mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev"
 cp "$bb" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$here/guest-init.sh" "$stage/init"
-cp "$top/tools/vm/serial-drain.sh" "$stage/bin/"
+cp "$top/tools/vm/serial-drain.sh" "$top/tools/lib-posix.sh" "$stage/bin/"
 cp "$bdir/chacha20_simd.ko" "$bdir/kunit/chacha20_simd_kunit.ko" "$stage/"
 # The build directory is done with: another run on this kernel (make
 # check's KUnit under QEMU and under Bochs) may build there while this
@@ -156,6 +155,7 @@ append="console=$console panic=-1 oops=panic cryptomgr.fuzz_iterations=$fuzz"
 [ "$arch" = arm64 ] || append+=" no5lvl"
 append+=" kt_impls=$impls${expect:+ kt_expect=$expect}"
 append+="${modparams:+ kt_modparams=$modparams}${extra:+ $extra}"
+append+="${plant_param:+ $plant_param}"
 # shellcheck disable=SC2054 # the commas are in QEMU options
 qemu+=(-accel tcg,thread=single -smp 2 -m 1G -nographic -no-reboot
 	-monitor none -serial "file:$out/console.log"
@@ -164,7 +164,6 @@ rc=0
 case $cpu in
 bochs:*)
 	[ "$arch" = x86_64 ] || die "Bochs runs x86_64 kernels only"
-	top_dir=$top
 	# shellcheck source=../bochs/lib.sh
 	. "$top/tools/bochs/lib.sh"
 	log "booting $KRELEASE ($arch) on Bochs' ${cpu#bochs:}"
@@ -195,12 +194,10 @@ grep '^KT waited' "$out/console.txt" >&2 || true
 bad=$(grep '^KT selftest ' "$out/console.txt" | awk '
 	$5 != "passed" { print $3, $4, $5 }') || true
 [ -z "$bad" ] || fail "crypto manager self-tests not passed: $bad"
-# Kernel reports: crypto manager failures, KASAN, lockdep, atomic sleep,
-# kCFI (an indirect call whose target has another type: "CFI failure at"),
-# warnings, oopses; only the manager's own banner is allowed.
-if grep -nE 'alg: |BUG:|WARNING:|Oops|Kernel panic|KASAN|CFI failure|INFO: |Call Trace|sleeping function|scheduling while atomic|DEBUG_LOCKS_WARN_ON' \
-	"$out/console.txt" |
-	grep -v -E 'alg: (extra|full) crypto tests enabled' >"$out/reports.txt"; then
+# Kernel reports (tools/lib-posix.sh): crypto manager failures, KASAN,
+# lockdep, atomic sleep, kCFI (an indirect call whose target has another
+# type: "CFI failure at"), UBSAN, warnings, oopses.
+if kernel_reports <"$out/console.txt" >"$out/reports.txt"; then
 	head -n 40 "$out/reports.txt" >&2
 	fail "kernel reports (see $out/console.txt)"
 fi

@@ -17,6 +17,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
+# The runners' dmesg verdict (kernel_reports), and CHACHA_PLANT's made-up
+# report when the command line asks for one.
+# shellcheck source=../lib-posix.sh
+. /bin/lib-posix.sh
+plant_report
 # cryptsetup's lock directory is /run/cryptsetup.
 mount -t tmpfs tmpfs /run
 mkdir -p /run/cryptsetup

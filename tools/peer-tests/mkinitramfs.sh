@@ -18,8 +18,8 @@
 # $CHACHA_CACHE/peer-initramfs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=../vm/lib.sh
-. "$here/../vm/lib.sh"
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
 
 kernel=${1:?usage: $0 KERNEL chacha20_simd.ko TESTDIR [lean|full|chacha]}
 ko=${2:?usage: $0 KERNEL chacha20_simd.ko TESTDIR [lean|full|chacha]}
@@ -117,6 +117,7 @@ for t in mode-test luks2-integrity-test; do
 	fi
 done
 cp "$here/guest-init.sh" "$stage/init"
+cp "$top_dir/tools/lib-posix.sh" "$stage/bin/"
 cp "$vm_dir/serial-drain.sh" "$stage/bin/"
 chmod 755 "$stage/init" "$stage/bin/serial-drain.sh"
 

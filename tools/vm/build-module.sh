@@ -17,8 +17,8 @@
 # $CHACHA_SRC) are copied to a per-kernel build directory in the cache so
 # that builds for different kernels never share objects.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 load_kernel "${1:?usage: $0 6.1|6.12|7.3|7.3-gcc|6.1-rt|6.12-rt[-arm64]}"
 kmake=(make -C "$HEADERS")

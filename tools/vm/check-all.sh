@@ -27,8 +27,8 @@
 # each implementation through its suites and the fuzzing in the same
 # kernel, and the first row runs the data path's other checks.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 kernels=${CHACHA_VM_KERNELS:-6.1 6.12 7.3 6.1-rt 6.12-rt 6.1-arm64 6.12-arm64 7.3-arm64 6.1-rt-arm64}
 if [ "${1:-}" = --kernels ]; then

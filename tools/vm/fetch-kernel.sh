@@ -27,8 +27,8 @@
 #           for module builds only (build.sh -m: no image, no
 #           Module.symvers): the gcc W=1 build against 7.3
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 series=${1:-}
 arch=$(kernel_arch "$series")

@@ -21,6 +21,11 @@
 #				reason for it in dmesg (arm64); the checks then
 #				load it with priority=400
 
+# kernel_reports, crypto_table: the dmesg verdict and the /proc/crypto
+# reader every runner shares.
+# shellcheck source=../lib-posix.sh
+. /bin/lib-posix.sh
+
 # Busybox's sh runs its own applets first: use kmod's module tools instead.
 for t in modprobe modinfo insmod rmmod lsmod; do
 	eval "$t() { /sbin/$t \"\$@\"; }"
@@ -81,17 +86,8 @@ run_check() {
 	fi
 }
 
-# One line per /proc/crypto entry: name driver module priority selftest
-crypto_table() {
-	awk -F' *: ' '
-		$1 == "name" { n = $2 }
-		$1 == "driver" { d = $2 }
-		$1 == "module" { m = $2 }
-		$1 == "priority" { p = $2 }
-		$1 == "selftest" { s = $2 }
-		NF == 0 && n != "" { print n, d, m, p, s; n = "" }
-		END { if (n != "") print n, d, m, p, s }' /proc/crypto
-}
+# crypto_table (lib-posix.sh): one line per /proc/crypto entry, "name
+# driver module priority selftest refcnt".
 
 drivers_of() {
 	crypto_table | awk -v n="$1" '$1 == n { print $2 }' | tr '\n' ' '
@@ -233,15 +229,8 @@ default_prio() {
 
 check_dmesg() {
 	local bad taint
-	local re='alg: |WARNING|BUG|Oops|Call Trace|RIP:|general protection'
 
-	re="$re|UBSAN|refcount_t|list_(add|del) corruption|CFI failure"
-	bad=$(dmesg | grep -E "$re" |
-		grep -v -E 'alg: No test for|alg: self-tests for .* passed' |
-		grep -v 'alg: full crypto tests enabled' |	# 7.x's SELFTESTS_FULL
-		# The boot's report on the CPU's own RETBleed exposure (Bochs'
-		# Skylake-X, tools/bochs), a pr_warn(), not a WARN() splat.
-		grep -v 'RETBleed: WARNING: Spectre v2 mitigation leaves CPU vulnerable')
+	bad=$(dmesg | kernel_reports)
 	# Taint flags: B bad page (32), D died/oops (128), W warning (512).
 	taint=$(cat /proc/sys/kernel/tainted)
 	[ -z "$bad" ] || fail "dmesg: $(echo "$bad" | head -n 3 | tr '\n' '|')" ||
@@ -418,10 +407,7 @@ check_dmcrypt() {
 }
 
 # refcnt DRIVER: /proc/crypto's reference count of one driver (0 if absent)
-refcnt() {
-	awk -F' *: ' -v d="$1" '$1 == "driver" { x = $2 }
-		$1 == "refcnt" && x == d { r = $2 } END { print r + 0 }' /proc/crypto
-}
+refcnt() { crypto_refcnt "$1"; }
 
 # cs ARGS: cryptsetup without udev, its output on the console
 cs() {

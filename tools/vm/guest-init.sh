@@ -12,6 +12,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
+# The runners' dmesg verdict (kernel_reports), and CHACHA_PLANT's made-up
+# report when the command line asks for one.
+# shellcheck source=../lib-posix.sh
+. /bin/lib-posix.sh
+plant_report
 
 cat >/sbin/modprobe-logged <<'EOT'
 #!/bin/sh

@@ -12,8 +12,8 @@
 # index.  Cached by content hash.  arm64: the user space comes from
 # userland-arm64.sh, afalg-check is cross-built.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 kernel=${1:?usage: $0 6.1|6.12|7.3|6.1-rt|6.12-rt[-arm64]}
 load_kernel "$kernel"
@@ -118,7 +118,7 @@ fi
 
 cp "$vm_dir/guest-init.sh" "$stage/init"
 cp "$vm_dir/guest-check.sh" "$vm_dir/guest-demo.sh" "$vm_dir/serial-drain.sh" \
-	"$stage/bin/"
+	"$top_dir/tools/lib-posix.sh" "$stage/bin/"
 chmod 755 "$stage/init" "$stage"/bin/*
 
 pack_initramfs "$stage" "$cache/initramfs" "$KVER" 4

@@ -26,8 +26,8 @@
 # Logs: $CHACHA_CACHE/runs/<kernel>-<cpu>-<expect>[-<CHACHA_BUILD_TAG>]/
 #	{build,console,results}.log; check 12's boots 2, 3 in fscrypt2, 3/
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	sed -n '4,/^[^#]/s/^# \{0,1\}//p' "$0"
@@ -88,6 +88,7 @@ else
 	append=${append/ttyS0/ttyAMA0}
 fi
 [ -z "$extra" ] || append+=" $extra"
+[ -z "$plant_param" ] || append+=" $plant_param"
 append+=" chk_mode=$mode chk_expect=$expect chk_stress=$stress"
 [ -n "$modparams" ] && append+=" chk_modparams=$modparams"
 [ -n "$prio" ] && append+=" chk_prio=$prio"

@@ -9,8 +9,8 @@
 # the dynamic loader.  Prints a directory holding bin/, sbin/ and lib/ for
 # mkinitramfs.sh to copy into the initramfs.  Cached.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 out=$cache/userland-arm64
 stage_arm64 "$out" "busybox-static kmod libkmod2 liblzma5 libzstd1 libssl3

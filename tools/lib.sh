@@ -1,12 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034
 #
-# Shared settings and helpers for the tools/vm scripts (sourced, not run).
+# The settings and helpers every script under tools/ shares (sourced, not
+# run): the cache directory, kernels by name (load_kernel), initramfs
+# staging and packing, the dmesg verdict (lib-posix.sh, which the guests
+# source too), die.  $top_dir is the source tree, $vm_dir tools/vm.
 
-vm_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-top_dir=$(cd "$vm_dir/../.." && pwd)
+top_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+vm_dir=$top_dir/tools/vm
 cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
 debfetch=$top_dir/tools/debfetch.sh
+
+# shellcheck source=lib-posix.sh
+. "$top_dir/tools/lib-posix.sh"
 
 log() { echo "${0##*/}: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -162,6 +168,11 @@ pack_initramfs() {
 	fi
 	echo "$out"
 }
+
+# CHACHA_PLANT=ubsan|cfi: every runner's guests write a made-up kernel
+# report into their log at boot (lib-posix.sh's plant_report), which the
+# dmesg verdict must fail; this kernel parameter asks for it.
+plant_param=${CHACHA_PLANT:+chk_plant=$CHACHA_PLANT}
 
 # Seconds since the epoch, for timings.
 now() { date +%s; }
