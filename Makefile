@@ -38,17 +38,22 @@ clean: ## remove build products
 		Module.symvers .tmp_versions Documentation/*.html
 	$(MAKE) -C tests clean
 
-deps: ## install the Debian packages the targets below need (as root)
+deps: ## install the Debian packages every target below needs (as root)
 	bash tools/install-deps.sh
 
-test-user: deps ## user-space harness: every core against vectors and a reference
+# The few packages of one target (tools/install-deps.sh's groups): as any
+# user, nothing to do when they are there; otherwise it names them.
+deps-%:
+	@bash tools/install-deps.sh $*
+
+test-user: deps-user ## user-space harness: every core against vectors and a reference
 	$(MAKE) --no-print-directory -C tests check check-clang
 
 # The NEON cores, cross-built and run under qemu-aarch64.
-test-arm64: deps ## the harness for the arm64 NEON cores, under qemu-aarch64
+test-arm64: deps-arm64 ## the harness for the arm64 NEON cores, under qemu-aarch64
 	$(MAKE) --no-print-directory -C tests check-arm64
 
-checkpatch: deps ## checkpatch.pl --strict over every source file
+checkpatch: deps-checkpatch ## checkpatch.pl --strict over every source file
 	bash tools/checkpatch.sh
 
 # W=1 builds against Debian 12's 6.1 and the 6.12 from bookworm-backports,
@@ -75,7 +80,7 @@ symbols-check: deps ## production build vs a CONFIG_KUNIT kernel (7.3): nothing 
 sparse: deps ## make C=2 (sparse) against 6.1, 6.12 and 7.3, no warnings
 	bash tools/sparse-check.sh
 
-docs: deps ## render Documentation/chacha20-simd.rst; fails on any docutils message
+docs: deps-docs ## render Documentation/chacha20-simd.rst; fails on any docutils message
 	$(RST2HTML) --strict Documentation/chacha20-simd.rst \
 		Documentation/chacha20-simd.html
 	@echo "docs: PASS (Documentation/chacha20-simd.html, no warnings)"
@@ -100,13 +105,13 @@ kunit: deps ## KUnit suites in the 7.3 test kernels built here (x86-64 and arm64
 bochs: deps ## AVX-512 in kernels under Bochs: both sides of the zmm policy, a task's zmm16-31, KUnit
 	bash tools/bochs/check-all.sh
 
-# On request: IPsec between two kernels (issue 18; not yet in make check):
+# IPsec between two kernels (also in make check, tools/emulated-check.sh):
 # 6.1, 6.12, 7.3, and the module on arm64 against x86-64's in-tree driver.
 ipsec: deps ## ESP tunnels, rfc7539esp(chacha20,poly1305), between a guest with the module and one without (6.1, 6.12, 7.3, arm64 to x86-64)
 	bash tools/ipsec/check-all.sh
 
-# On request: cryptsetup's own test scripts against the module (issue 18;
-# not in make check).
+# cryptsetup's own test scripts against the module (also in make check,
+# tools/emulated-check.sh).
 peer-tests: deps ## cryptsetup's tests/mode-test (Adiantum) and luks2-integrity-test (chacha20, poly1305) from Debian's source, in a 6.1 guest with the module
 	bash tools/peer-tests/run.sh --kernel 6.1
 
@@ -140,7 +145,7 @@ demo: deps ## boot Debian 12's kernel under QEMU with the module and show it, th
 	bash tools/vm/demo.sh
 	bash tools/ipsec/run.sh --kernel 6.1 --demo
 
-bench: deps ## measure the module's request path beside the kernel's and the libraries
+bench: deps-bench ## measure the module's request path beside the kernel's and the libraries
 	$(MAKE) -C tools/bench run
 
 help: ## this list

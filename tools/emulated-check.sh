@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# emulated-check.sh: the tests that boot kernels (make check's, also
-# make emulated), as jobs that two lanes, one per core, take in turn:
+# emulated-check.sh: the tests that boot kernels (make check's, which
+# tools/check.sh starts), as jobs that two lanes, one per core, take in turn:
 #   on Debian's kernels: the VM rows of 6.1, 6.12 and their PREEMPT_RT
 #	flavours, x86-64 and arm64 (tools/vm/check-all.sh --kernels); the
 #	Bochs rows on 6.1 (tools/bochs/check-all.sh --rows); kunit/'s

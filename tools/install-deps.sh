@@ -1,12 +1,28 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install the Debian packages that `make check` and `make demo` need, if any
-# is missing.  Touches only the system's own apt sources; kernels and
-# headers for the VMs come through tools/debfetch.sh instead.
+# install-deps.sh [GROUP...]: install the Debian packages of GROUPs (default
+# all: what `make check` and `make demo` need), if any is missing.  As
+# root it installs them; as another user it names the missing ones and
+# fails, and with none missing it does nothing, as any user.  The groups:
+#   user	make -C tests check check-clang (make test-user)
+#   arm64	make -C tests check-arm64 (make test-arm64)
+#   checkpatch	make checkpatch (checkpatch.pl from Debian's linux-source)
+#   docs	make docs (rst2html)
+#   bench	make bench (the libraries, gnuplot; Debian's 6.12 headers)
+#   all		every package below
+# Touches only the system's own apt sources; kernels and headers for the
+# VMs come through tools/debfetch.sh instead.
 set -euo pipefail
 
-pkgs=(
+user=(gcc make libc6-dev valgrind clang-19 lld-19)
+arm64=(gcc make gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
+	libc6-dev-arm64-cross qemu-user)
+checkpatch=(perl xz-utils ca-certificates)
+docs=(python3-docutils)
+bench=(gcc make libc6-dev libssl-dev libsodium-dev libgcrypt20-dev
+	gnuplot-nox xz-utils zstd kmod ca-certificates)
+all=(
 	gcc make perl bc xz-utils zstd cpio kmod
 	libc6-dev valgrind
 	busybox-static dmsetup
@@ -34,18 +50,31 @@ pkgs=(
 	g++ isolinux syslinux-common genisoimage
 )
 
+[ $# -gt 0 ] || set -- all
+pkgs=()
+for g in "$@"; do
+	case $g in
+	user | arm64 | checkpatch | docs | bench | all) ;;
+	*) echo "install-deps: no group $g" >&2; exit 2 ;;
+	esac
+	declare -n grp=$g
+	pkgs+=("${grp[@]}")
+	unset -n grp
+done
+
 missing=()
-for p in "${pkgs[@]}"; do
+for p in $(printf '%s\n' "${pkgs[@]}" | sort -u); do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-echo "install-deps: installing ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
-	echo "install-deps: not root; run: sudo apt-get install ${missing[*]}" >&2
+	echo "install-deps: missing ${missing[*]}; not root, so not installed" >&2
+	echo "install-deps: run: sudo apt-get install ${missing[*]}" >&2
 	exit 1
 fi
+echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null
