@@ -80,9 +80,10 @@ symbols-check: deps ## production build vs a CONFIG_KUNIT kernel (7.3): nothing 
 sparse: deps ## make C=2 (sparse) against 6.1, 6.12 and 7.3, no warnings
 	bash tools/sparse-check.sh
 
-docs: deps-docs ## render Documentation/chacha20-simd.rst; fails on any docutils message
+docs: deps-docs ## render Documentation/chacha20-simd.rst (fails on any docutils message); every make target and file the documents name exists
 	$(RST2HTML) --strict Documentation/chacha20-simd.rst \
 		Documentation/chacha20-simd.html
+	bash tools/docs-check.sh
 	@echo "docs: PASS (Documentation/chacha20-simd.html, no warnings)"
 
 dkms: deps ## dkms add + build in a private tree against Debian's headers, modinfo
