@@ -6,6 +6,10 @@
  *   vector     RFC 8439's vectors (vectors-poly1305.h) in one update,
  *              byte by byte, and through the block API when whole blocks
  *   reference  ref_poly1305.c on the same vectors, so that it is right too
+ *   reduction  ref_poly1305.c's folding reduction against its long division
+ *              (ref_poly1305_slow()) on every edge message and on random
+ *              and all-0xff messages of every length, under each kind of
+ *              key (test_reference())
  *   edge       keys with a small r (and the largest clamped r) and
  *              messages of nearly all-0xff blocks, against the reference:
  *              they leave h just below 2^130 - 5, in [2^130 - 5, 2^130)
@@ -583,6 +587,39 @@ static void edge_impls(struct p1305_group *gi, unsigned int (*seen)[H_RANGES],
 	}
 }
 
+/*
+ * The edge message of test_edges()'s loops (r 1-6, pre 0-20, last 0-15,
+ * s 0-2) in @key and @msg (three blocks of room); returns its blocks.
+ */
+static unsigned int edge_message(unsigned int r, unsigned int pre,
+				 unsigned int last, unsigned int s, u8 *key,
+				 u8 *msg)
+{
+	unsigned int nb = 0;
+
+	memset(key, 0, 16);
+	if (r == 6)
+		memset(key, 0xff, 16);
+	else
+		key[0] = r;
+	if (s == 2)
+		rng_fill(key + 16, 16);
+	else
+		memset(key + 16, s ? 0xff : 0, 16);
+	/* pre 0: none; 1-4: one; 5-20: two */
+	if (pre >= 1 && pre <= 4) {
+		edge_block(msg, pre - 1);
+		nb = 1;
+	} else if (pre >= 5) {
+		edge_block(msg, (pre - 5) / 4);
+		edge_block(msg + 16, (pre - 5) % 4);
+		nb = 2;
+	}
+	memset(msg + 16 * nb, 0xff, 16);
+	msg[16 * nb] = 0xf0 + last;
+	return nb + 1;
+}
+
 static void test_edges(void)
 {
 	struct p1305_group g = { .name = "edge" }, gc = { .name = "edge-coverage" };
@@ -604,29 +641,8 @@ static void test_edges(void)
 		for (pre = 0; pre < 21; pre++) {
 			for (last = 0; last < 16; last++) {
 				for (s = 0; s < 3; s++) {
-					memset(key, 0, 16);
-					if (r == 6)
-						memset(key, 0xff, 16);
-					else
-						key[0] = r;
-					if (s == 2)
-						rng_fill(key + 16, 16);
-					else
-						memset(key + 16, s ? 0xff : 0, 16);
-					/* pre 0: none; 1-4: one; 5-20: two */
-					nb = 0;
-					if (pre >= 1 && pre <= 4) {
-						edge_block(msg, pre - 1);
-						nb = 1;
-					} else if (pre >= 5) {
-						edge_block(msg, (pre - 5) / 4);
-						edge_block(msg + 16, (pre - 5) % 4);
-						nb = 2;
-					}
-					memset(msg + 16 * nb, 0xff, 16);
-					msg[16 * nb] = 0xf0 + last;
-					nb++;
-
+					nb = edge_message(r, pre, last, s, key,
+							  msg);
 					poly1305_core_init(&st, key);
 					poly1305_core_blocks(&st, msg, nb, 1);
 					where = h_range(&st);
@@ -689,6 +705,60 @@ static void mac_impls(struct p1305_group *gi, const u8 *key, const u8 *msg,
 		mac_blocks(&p1305_impls[k], key, msg, len, runs, what, mac);
 		check_tag(&gi[k], what, mac, want);
 	}
+}
+
+/*
+ * The reference's two reductions held to each other: ref_poly1305()
+ * (folding) against ref_poly1305_slow() (long division) on every edge
+ * message, and on random and all-0xff messages of every length up to
+ * P1305_MAX_LEN under each kind of key.  The RFC vectors hold the
+ * folding one to RFC 8439 (test_vectors()).
+ */
+static void test_reference(void)
+{
+	struct p1305_group g = { .name = "reduction" };
+	u8 key[POLY1305_CORE_KEY_BYTES];
+	u8 msg[3 * POLY1305_CORE_BLOCK_BYTES];
+	u8 mac[POLY1305_CORE_MAC_BYTES], want[POLY1305_CORE_MAC_BYTES];
+	unsigned int r, pre, last, s, nb, len, kind;
+	char what[96];
+
+	new_group();
+	for (r = 1; r <= 6; r++) {
+		for (pre = 0; pre < 21; pre++) {
+			for (last = 0; last < 16; last++) {
+				for (s = 0; s < 3; s++) {
+					nb = edge_message(r, pre, last, s, key,
+							  msg);
+					ref_poly1305(key, msg, 16 * nb, mac);
+					ref_poly1305_slow(key, msg, 16 * nb,
+							  want);
+					snprintf(what, sizeof(what),
+						 "folding vs long division, edge r %u, blocks %u/%u, last %02x, s %u",
+						 r, nb, pre, 0xf0 + last, s);
+					check_tag(&g, what, mac, want);
+				}
+			}
+		}
+	}
+	for (len = 0; len <= P1305_MAX_LEN; len++) {
+		for (kind = 0; kind < 2 * ARRAY_SIZE(key_kinds); kind++) {
+			make_key(key, kind % ARRAY_SIZE(key_kinds));
+			if (kind < ARRAY_SIZE(key_kinds))
+				rng_fill(msg_buf, len);
+			else
+				memset(msg_buf, 0xff, len);
+			ref_poly1305(key, msg_buf, len, mac);
+			ref_poly1305_slow(key, msg_buf, len, want);
+			snprintf(what, sizeof(what),
+				 "folding vs long division, %u bytes, key %s, %s message",
+				 len, key_kinds[kind % ARRAY_SIZE(key_kinds)],
+				 kind < ARRAY_SIZE(key_kinds) ? "random" :
+				 "all-0xff");
+			check_tag(&g, what, mac, want);
+		}
+	}
+	group_done(&g);
 }
 
 static void test_lengths(void)
@@ -990,6 +1060,7 @@ void test_poly1305(void)
 	}
 	test_vectors();
 	test_edges();
+	test_reference();
 	test_lengths();
 	test_blocks();
 	test_random();
