@@ -121,6 +121,9 @@ ln -s busybox "$stage/bin/sh"
 cp "$here/guest-init.sh" "$stage/init"
 cp "$top/tools/vm/serial-drain.sh" "$top/tools/lib-posix.sh" "$stage/bin/"
 cp "$bdir/chacha20_simd.ko" "$bdir/kunit/chacha20_simd_kunit.ko" "$stage/"
+# afalg-check's bind: /init instantiates the kernel's template on the
+# generic drivers before the module loads (see guest-init.sh).
+stage_tool "$stage" "$debarch" afalg-check || die "afalg-check does not build"
 # The build directory is done with: another run on this kernel (make
 # check's KUnit under QEMU and under Bochs) may build there while this
 # one boots.

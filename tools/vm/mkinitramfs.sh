@@ -92,29 +92,11 @@ for p in modprobe insmod rmmod lsmod modinfo; do
 	ln -s kmod "$stage/sbin/$p"
 done
 
-# afalg-check, (re)built by its own makefile, one build at a time (other
-# kernels' initramfs builds may run beside this one); without it, the
-# checks that use it fail.
-acbin=$cache/afalg-check
-accc=gcc
-[ "$KARCH" = amd64 ] || { acbin+=-$KARCH; accc=aarch64-linux-gnu-gcc; }
-if ! flock "$acbin.lock" make -s -f "$vm_dir/afalg-check.mk" \
-	AFALG_CHECK="$acbin" AFALG_CHECK_CC="$accc" >&2; then
-	rm -f "$acbin"
-	log "warning: afalg-check does not build"
-fi
-[ -x "$acbin" ] && cp "$acbin" "$stage/bin/afalg-check"
-# Wycheproof's ChaCha20-Poly1305 tests, data for afalg-check (check 7).
+# The checks' tools (fscrypt-check: checks 12 and 13), and Wycheproof's
+# ChaCha20-Poly1305 tests, afalg-check's data for check 7.
+stage_tool "$stage" "$KARCH" afalg-check || true
+stage_tool "$stage" "$KARCH" fscrypt-check || true
 cp "$vm_dir/wycheproof-chacha20poly1305.txt" "$stage/"
-# fscrypt-check likewise (checks 12 and 13).
-fcbin=$cache/fscrypt-check
-[ "$KARCH" = amd64 ] || fcbin+=-$KARCH
-if ! flock "$fcbin.lock" make -s -f "$vm_dir/fscrypt-check.mk" \
-	FSCRYPT_CHECK="$fcbin" FSCRYPT_CHECK_CC="$accc" >&2; then
-	rm -f "$fcbin"
-	log "warning: fscrypt-check does not build"
-fi
-[ -x "$fcbin" ] && cp "$fcbin" "$stage/bin/fscrypt-check"
 
 cp "$vm_dir/guest-init.sh" "$stage/init"
 cp "$vm_dir/guest-check.sh" "$vm_dir/guest-demo.sh" "$vm_dir/serial-drain.sh" \
