@@ -99,7 +99,7 @@ for k in "${@:-6.1 6.12}"; do
 	done
 done
 if [ "$fail" != 0 ]; then
-	echo "disasm-check: FAIL (an indirect call, or a zero-fill the compiler added, on the request path)"
+	echo "disasm-check: FAIL (a listed function missing, an indirect call, or a zero-fill the compiler added, on the request path)"
 	exit 1
 fi
 echo "disasm-check: PASS (${*:-6.1 6.12}: no indirect call and no added zero-fill on the request path)"
