@@ -588,12 +588,22 @@ static void edge_impls(struct p1305_group *gi, unsigned int (*seen)[H_RANGES],
 }
 
 /*
- * The edge message of test_edges()'s loops (r 1-6, pre 0-20, last 0-15,
- * s 0-2) in @key and @msg (three blocks of room); returns its blocks.
+ * The edge messages: r 1-6, pre 0-20, last 0-15, s 0-2, each a key and one
+ * to three blocks.  edge_message() builds number @n of EDGE_MESSAGES in
+ * @e; @e->what names it.
  */
-static unsigned int edge_message(unsigned int r, unsigned int pre,
-				 unsigned int last, unsigned int s, u8 *key,
-				 u8 *msg)
+#define EDGE_MESSAGES	(6 * 21 * 16 * 3)
+
+struct edge_msg {
+	unsigned int r, pre, last, s, nb;
+	u8 key[POLY1305_CORE_KEY_BYTES];
+	u8 msg[3 * POLY1305_CORE_BLOCK_BYTES];
+	char what[64];
+};
+
+static unsigned int edge_build(unsigned int r, unsigned int pre,
+			       unsigned int last, unsigned int s, u8 *key,
+			       u8 *msg)
 {
 	unsigned int nb = 0;
 
@@ -620,6 +630,17 @@ static unsigned int edge_message(unsigned int r, unsigned int pre,
 	return nb + 1;
 }
 
+static void edge_message(unsigned int n, struct edge_msg *e)
+{
+	e->s = n % 3;
+	e->last = n / 3 % 16;
+	e->pre = n / (3 * 16) % 21;
+	e->r = 1 + n / (3 * 16 * 21);
+	e->nb = edge_build(e->r, e->pre, e->last, e->s, e->key, e->msg);
+	snprintf(e->what, sizeof(e->what), "r %u, blocks %u/%u, last %02x, s %u",
+		 e->r, e->nb, e->pre, 0xf0 + e->last, e->s);
+}
+
 static void test_edges(void)
 {
 	struct p1305_group g = { .name = "edge" }, gc = { .name = "edge-coverage" };
@@ -627,41 +648,27 @@ static void test_edges(void)
 	unsigned int seen[H_RANGES] = { 0 };
 	unsigned int iseen[P1305_IMPLS][H_RANGES] = { { 0 } };
 	struct poly1305_core_state st;
-	u8 key[POLY1305_CORE_KEY_BYTES];
-	u8 msg[3 * POLY1305_CORE_BLOCK_BYTES];
+	struct edge_msg e;
 	u8 mac[POLY1305_CORE_MAC_BYTES], want[POLY1305_CORE_MAC_BYTES];
-	unsigned int r, pre, last, s, nb, k;
+	unsigned int n, k;
 	enum h_range where;
 	char what[96];
 
 	impl_groups(gi, "edge");
 	impl_groups(gic, "edge-coverage");
 	new_group();
-	for (r = 1; r <= 6; r++) {
-		for (pre = 0; pre < 21; pre++) {
-			for (last = 0; last < 16; last++) {
-				for (s = 0; s < 3; s++) {
-					nb = edge_message(r, pre, last, s, key,
-							  msg);
-					poly1305_core_init(&st, key);
-					poly1305_core_blocks(&st, msg, nb, 1);
-					where = h_range(&st);
-					seen[where]++;
-					poly1305_core_emit(&st, mac);
-					ref_poly1305(key, msg, 16 * nb, want);
-					snprintf(what, sizeof(what),
-						 "r %u, blocks %u/%u, last %02x, s %u, h in %s",
-						 r, nb, pre, 0xf0 + last, s,
-						 h_range_names[where]);
-					check_tag(&g, what, mac, want);
-					snprintf(what, sizeof(what),
-						 "r %u, blocks %u/%u, last %02x, s %u",
-						 r, nb, pre, 0xf0 + last, s);
-					edge_impls(gi, iseen, key, msg, nb,
-						   what);
-				}
-			}
-		}
+	for (n = 0; n < EDGE_MESSAGES; n++) {
+		edge_message(n, &e);
+		poly1305_core_init(&st, e.key);
+		poly1305_core_blocks(&st, e.msg, e.nb, 1);
+		where = h_range(&st);
+		seen[where]++;
+		poly1305_core_emit(&st, mac);
+		ref_poly1305(e.key, e.msg, 16 * e.nb, want);
+		snprintf(what, sizeof(what), "%s, h in %s", e.what,
+			 h_range_names[where]);
+		check_tag(&g, what, mac, want);
+		edge_impls(gi, iseen, e.key, e.msg, e.nb, e.what);
 	}
 	edge_coverage(&gc, seen);
 	group_done(&g);
@@ -718,28 +725,19 @@ static void test_reference(void)
 {
 	struct p1305_group g = { .name = "reduction" };
 	u8 key[POLY1305_CORE_KEY_BYTES];
-	u8 msg[3 * POLY1305_CORE_BLOCK_BYTES];
 	u8 mac[POLY1305_CORE_MAC_BYTES], want[POLY1305_CORE_MAC_BYTES];
-	unsigned int r, pre, last, s, nb, len, kind;
-	char what[96];
+	unsigned int n, len, kind;
+	struct edge_msg e;
+	char what[128];
 
 	new_group();
-	for (r = 1; r <= 6; r++) {
-		for (pre = 0; pre < 21; pre++) {
-			for (last = 0; last < 16; last++) {
-				for (s = 0; s < 3; s++) {
-					nb = edge_message(r, pre, last, s, key,
-							  msg);
-					ref_poly1305(key, msg, 16 * nb, mac);
-					ref_poly1305_slow(key, msg, 16 * nb,
-							  want);
-					snprintf(what, sizeof(what),
-						 "folding vs long division, edge r %u, blocks %u/%u, last %02x, s %u",
-						 r, nb, pre, 0xf0 + last, s);
-					check_tag(&g, what, mac, want);
-				}
-			}
-		}
+	for (n = 0; n < EDGE_MESSAGES; n++) {
+		edge_message(n, &e);
+		ref_poly1305(e.key, e.msg, 16 * e.nb, mac);
+		ref_poly1305_slow(e.key, e.msg, 16 * e.nb, want);
+		snprintf(what, sizeof(what),
+			 "folding vs long division, edge %s", e.what);
+		check_tag(&g, what, mac, want);
 	}
 	for (len = 0; len <= P1305_MAX_LEN; len++) {
 		for (kind = 0; kind < 2 * ARRAY_SIZE(key_kinds); kind++) {
