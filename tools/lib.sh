@@ -200,6 +200,83 @@ now() { date +%s; }
 # The check numbers guest-check.sh reports; a missing one counts as failed.
 vm_checks="1 2 3 4 5 6 7 8 9 10"
 
+# rows [FIELD=VALUES ...]: the lines of tools/rows (the rows, its header
+# says what each field is) whose fields all match, one of VALUES (a list,
+# spaces or commas) each; FIELD is name, job, runner, kernel, cpu, expect
+# or checks.  A selection that matches nothing is an error (a misspelt
+# name must not leave rows out unseen), and so is a row naming a check
+# guest-check.sh does not have.
+rows() {
+	local line f k want ok n=0
+	local name job runner kernel cpu expect checks options
+
+	while read -r line; do
+		case $line in '' | '#'*) continue ;; esac
+		read -r name job runner kernel cpu expect checks options \
+			<<<"$line"
+		ok=1
+		for f; do
+			k=${f%%=*} want=" ${f#*=} "
+			[[ "${want//,/ }" = *" ${!k} "* ]] || ok=0
+		done
+		[ $ok = 1 ] || continue
+		# a misspelt check fails before any row boots
+		[ "$checks" = all ] || check_numbers "$checks" >/dev/null ||
+			return 1
+		echo "$line"
+		n=$((n + 1))
+	done <"$top_dir/tools/rows"
+	[ $n -gt 0 ] || die "no row of tools/rows has $*"
+}
+
+# check_numbers NAMES: the numbers guest-check.sh gives the checks NAMES
+# (a comma list of the names of its run_check lines, or all: $vm_checks).
+check_numbers() {
+	local name num out=''
+
+	for name in ${1//,/ }; do
+		if [ "$name" = all ]; then
+			num=$vm_checks
+		else
+			num=$(sed -n "s/^[[:space:]]*run_check \([0-9]*\)[^ ]* $name .*/\1/p" \
+				"$vm_dir/guest-check.sh" | head -n 1)
+			[ -n "$num" ] || die "tools/vm/guest-check.sh has no check $name"
+		fi
+		out+=" $num"
+	done
+	echo "${out# }"
+}
+
+# row_options WORDS: a row's options as run.sh arguments, one a line:
+# consumers -> --consumers, prio=250 -> --prio 250, noslowtests ->
+# --append $noslowtests.
+row_options() {
+	local o
+
+	for o; do
+		case $o in
+		noslowtests) printf '%s\n' --append "$noslowtests" ;;
+		*=*) printf '%s\n' "--${o%%=*}" "${o#*=}" ;;
+		*) printf '%s\n' "--$o" ;;
+		esac
+	done
+}
+
+# row_count CHECKS OPTIONS...: how many checks a vm or bochs row reports.
+row_count() {
+	local n o
+
+	n=$(check_numbers "$1" | wc -w)
+	shift
+	for o; do
+		case $o in
+		consumers) n=$((n + 2)) ;;	# 12, 13
+		keepregs=*) n=$((n + 1)) ;;	# 11
+		esac
+	done
+	echo "$n"
+}
+
 # A 7.x test kernel's parameter for boots that need not fuzz: its crypto
 # manager still runs the test vectors of every registration, but not the
 # fuzzing against the kernel's own driver (CRYPTO_SELFTESTS_FULL), a third

@@ -21,80 +21,69 @@
 # cryptomgr.noslowtests=1 (the crypto manager's vectors, not its fuzzing):
 # under Bochs, the fuzzing of both implementations is KUnit's part; the
 # instances built on the module are fuzzed on QEMU's 7.3 max and arm64
-# rows.  --rows "7.3 7.3-impl 6.1 6.1-impl kunit" (the default:
-# all; spaces or commas) picks rows by name, and the KUnit run.  make check
-# runs all but 7.3-impl (tools/emulated-check.sh): its avx512vl on 7.3 is
-# fuzzed by KUnit under Bochs and its data path is 6.1's default row's.
-# Prints a summary; the last line is "N passed, N failed" counting checks.
-# Exits non-zero if any failed.
+# rows.  The rows are tools/rows' bochs rows and its KUnit rows on a Bochs
+# CPU; --rows "bochs-7.3 bochs-7.3-impl bochs-6.1 bochs-6.1-impl
+# kunit-bochs" (the default: all; spaces or commas) picks them by name,
+# --job JOB by make check's job.  make check runs all but bochs-7.3-impl
+# (tools/emulated-check.sh): its avx512vl on 7.3 is fuzzed by KUnit under
+# Bochs and its data path is 6.1's default row's.  Prints a summary; the
+# last line is "N passed, N failed" counting checks.  Exits non-zero if
+# any failed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
 
-# name, kernel, Bochs CPU model, the implementation the module must use,
-# its parameters (- for none), the checks (all, or the data path's), the
-# requests of check 11 (- for none)
-rows=(
-	"7.3 7.3 corei3_cnl avx512 - all 300"
-	"7.3-impl 7.3 corei3_cnl avx512vl impl=avx512vl data -"
-	"6.1 6.1 corei7_skylake_x avx512vl - data 300"
-	"6.1-impl 6.1 corei7_skylake_x avx512 impl=avx512 data -"
-)
-pick="7.3 7.3-impl 6.1 6.1-impl kunit"
-if [ "${1:-}" = --rows ]; then
-	pick=${2//,/ }
-fi
-# picked NAME: --rows names it
-picked() {
-	[[ " $pick " = *" $1 "* ]]
-}
+sel=()
+case ${1:-} in
+--rows) sel=("name=$2") ;;
+--job) sel=("job=$2") ;;
+esac
+picked=$(rows "${sel[@]}" | awk '$3 == "bochs" || $5 ~ /^bochs:/') ||
+	exit 1
+[ -n "$picked" ] || die "no Bochs row of tools/rows has ${sel[*]}"
+mapfile -t picked <<<"$picked"
 total_pass=0 total_fail=0 lines=()
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 t0=$(now)
-for r in "${rows[@]}"; do
-	read -r name kernel model expect params which keep <<<"$r"
-	picked "$name" || continue
-	args=(--kernel "$kernel" --model "$model" --expect "$expect")
-	checks=$vm_checks
-	[ "$params" = - ] || args+=(--modparams "$params")
-	case $kernel in 7.*) args+=(--append "$noslowtests") ;; esac
-	[ "$which" = all ] || checks="1 2 3 7 8 9"
-	[ "$which" = all ] || args+=(--checks "$checks")
-	[ "$keep" = - ] || args+=(--keepregs "$keep")
-	[ "$keep" = - ] || checks+=" 11"
-	shown=$checks
-	[ "$params" = - ] || shown+=", $params"
-	echo "=== kernel $kernel, Bochs $model, expecting $expect, checks $shown"
+for row in "${picked[@]}"; do
+	read -r name _ runner kernel model expect checks options <<<"$row"
+	read -ra options <<<"$options"
+	mapfile -t args < <(row_options "${options[@]}")
 	t=$(now)
-	"$here/run.sh" "${args[@]}" | tee "$out"
-	pass=$(grep -c '^CHECK [0-9]* [^:]*: PASS' "$out")
-	fail=$(($(wc -w <<<"$checks") - pass))
-	kver=$(sed -n 's/^RUN \([^ ]*\) .*/\1/p' "$out")
-	total_pass=$((total_pass + pass))
-	total_fail=$((total_fail + fail))
-	lines+=("$(printf '%-24s %-18s %-9s %-16s %6s %6s %5ss' \
-		"${kver:-$kernel}" "$model" "$expect" "${params/#-/default}" \
-		"$pass" "$fail" "$(($(now) - t))")")
-done
-
-if picked kunit; then
-	echo "=== KUnit, 7.3 test kernel, Bochs corei3_cnl"
-	t=$(now)
-	if "$top_dir/tools/kunit/run.sh" --arch x86_64 --cpu bochs:corei3_cnl \
-		--expect scalar,sse2,ssse3,avx2,avx512vl,avx512 \
-		--impls avx512vl,avx512 --timeout 3000 | tee "$out"; then
-		pass=1 fail=0
+	if [ "$runner" = kunit ]; then
+		echo "=== $name: KUnit, $kernel test kernel, Bochs ${model#bochs:}"
+		if "$top_dir/tools/kunit/run.sh" -k "$kernel" --arch x86_64 \
+			--cpu "$model" --expect "$expect" "${args[@]}" |
+			tee "$out"; then
+			pass=1 fail=0
+		else
+			pass=0 fail=1
+		fi
+		impls=$(printf '%s\n' "${options[@]}" | sed -n 's/^impls=//p')
+		lines+=("$(printf '%-24s %-18s %-9s %-16s %6s %6s %5ss' \
+			"KUnit $kernel" "${model#bochs:}" avx512* \
+			"$impls" "$pass" "$fail" "$(($(now) - t))")")
 	else
-		pass=0 fail=1
+		[ "$checks" = all ] ||
+			args+=(--checks "$(check_numbers "$checks")")
+		nchecks=$(row_count "$checks" "${options[@]}")
+		echo "=== $name: kernel $kernel, Bochs $model, expecting $expect, checks $checks${options[*]:+, ${options[*]}}"
+		"$here/run.sh" --kernel "$kernel" --model "$model" \
+			--expect "$expect" "${args[@]}" | tee "$out"
+		pass=$(grep -c '^CHECK [0-9]* [^:]*: PASS' "$out")
+		fail=$((nchecks - pass))
+		kver=$(sed -n 's/^RUN \([^ ]*\) .*/\1/p' "$out")
+		params=$(printf '%s\n' "${options[@]}" |
+			sed -n 's/^modparams=//p')
+		lines+=("$(printf '%-24s %-18s %-9s %-16s %6s %6s %5ss' \
+			"${kver:-$kernel}" "$model" "$expect" \
+			"${params:-default}" "$pass" "$fail" "$(($(now) - t))")")
 	fi
 	total_pass=$((total_pass + pass))
 	total_fail=$((total_fail + fail))
-	lines+=("$(printf '%-24s %-18s %-9s %-16s %6s %6s %5ss' "KUnit 7.3" \
-		corei3_cnl avx512* "avx512vl,avx512" "$pass" "$fail" \
-		"$(($(now) - t))")")
-fi
+done
 
 echo
 printf '%-24s %-18s %-9s %-16s %6s %6s %6s\n' kernel "Bochs CPU" expect \

@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-all.sh [--rows "ROW ..."] [run.sh options]
+# check-all.sh [--rows "ROW ..." | --job JOB] [run.sh options]
 #
-# run.sh for each row, one after the other, then a table (kernels, A's CPU,
-# checks passed and failed, time) and a last line "N passed, N failed"
-# counting checks; exits non-zero if any failed.  A row is KERNEL (both
-# guests on it) or A_KERNEL:B_KERNEL.  The default rows, also from
-# CHACHA_IPSEC_ROWS:
+# run.sh for each ipsec row of tools/rows, one after the other, then a
+# table (kernels, A's CPU, checks passed and failed, time) and a last line
+# "N passed, N failed" counting checks; exits non-zero if any failed.  A
+# row's kernel is KERNEL (both guests on it) or A_KERNEL:B_KERNEL;
+# --rows or CHACHA_IPSEC_ROWS picks rows by it, --job by make check's
+# job.  The rows:
 #   6.1 6.12 7.3	both guests x86-64 on that kernel (7.3: the
 #			clang test kernel built here, which on x86-64 has
 #			the consumer options, tools/kernel/build.sh)
@@ -19,11 +20,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
 
-rows=${CHACHA_IPSEC_ROWS:-6.1 6.12 7.3 6.1-arm64:6.1}
-if [ "${1:-}" = --rows ]; then
-	rows=$2
-	shift 2
-fi
+sel=(runner=ipsec) kernels=${CHACHA_IPSEC_ROWS:-}
+case ${1:-} in
+--rows) kernels=$2 && shift 2 ;;
+--job) sel+=("job=$2") && shift 2 ;;
+esac
+[ -z "$kernels" ] || sel+=("kernel=$kernels")
+picked=$(rows "${sel[@]}") || exit 1
+rows=$(awk '{ print $4 }' <<<"$picked")
 nchecks=15	# run.sh's checks (1-13, and kTLS: 14, 15)
 total_pass=0 total_fail=0 table=()
 out=$(mktemp)

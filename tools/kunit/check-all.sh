@@ -3,28 +3,44 @@
 #
 # `make kunit`: kunit/ compiles against Debian's 6.1 and 6.12 headers, and
 # the KUnit suites run on the 7.3 test kernels (tools/kernel/build.sh; the
-# VM checks boot the same ones), x86-64 with AVX2 (-cpu max) and with SSE2
-# only (-cpu qemu64), and arm64 (-cpu max).  Prints kunit.py's summary for
-# each; fails if anything fails.  CHACHA_KUNIT_KERNELS="7.3 6.12" adds the
-# 6.12 debug kernels (two more kernel builds, so not in make check).
-# --only "debian x86_64 qemu64 arm64" (the default: all; spaces or commas)
-# picks the parts: the compiles against Debian's headers, the x86-64 run on
-# -cpu max, the one on qemu64, the arm64 run.  make check leaves qemu64
-# out: its VM rows on qemu64 check that the module picks sse2 there, and
-# the run on max forces sse2 and scalar through the same suites.  The last
-# line is "N passed, N failed", one a compile or a run.
+# VM checks boot the same ones): tools/rows' kunit rows on QEMU, x86-64
+# with AVX2 (-cpu max) and with SSE2 only (-cpu qemu64), and arm64 (-cpu
+# max); the row on Bochs is tools/bochs/check-all.sh's.  Prints kunit.py's
+# summary for each; fails if anything fails.  CHACHA_KUNIT_KERNELS="7.3
+# 6.12" runs the rows on the 6.12 debug kernels too (two more kernel
+# builds, so not in make check).  --only "debian x86_64 qemu64 arm64" (the
+# default: all; spaces or commas) picks the parts: the compiles against
+# Debian's headers, and the rows kunit-x86_64, kunit-qemu64, kunit-arm64;
+# --job JOB picks make check's job.  make check leaves qemu64 out: its VM
+# rows on qemu64 check that the module picks sse2 there, and the run on
+# max forces sse2 and scalar through the same suites.  The last line is
+# "N passed, N failed", one a compile or a run.
 set -uo pipefail
 
-only="debian x86_64 qemu64 arm64"
-if [ "${1:-}" = --only ]; then
-	only=${2//,/ }
-fi
+only="debian x86_64 qemu64 arm64" sel=()
+case ${1:-} in
+--only) only=${2//,/ } ;;
+--job) only='' sel=("job=$2") ;;
+esac
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
 # has PART: PART is one of --only's
 has() {
 	[[ " $only " = *" $1 "* ]]
 }
+names=()
+for p in $only; do
+	[ "$p" = debian ] || names+=("kunit-$p")
+done
+[ ${#names[@]} -eq 0 ] || sel+=("name=${names[*]}")
+picked=''
+if [ ${#sel[@]} -gt 0 ]; then
+	picked=$(rows runner=kunit "${sel[@]}" | awk '$5 !~ /^bochs:/') ||
+		exit 1
+	[ -n "$picked" ] || die "no KUnit row on QEMU has ${sel[*]}"
+fi
 
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck disable=SC2054 # a CPU list
 pin=(taskset -c 0,1 nice -n 10)
 t0=$(date +%s)
@@ -45,10 +61,14 @@ has debian && for k in 6.1 6.12; do
 	fi
 done
 for k in ${CHACHA_KUNIT_KERNELS:-7.3}; do
-	has x86_64 &&
-		run -k "$k" --arch x86_64 --cpu max --expect scalar,sse2,ssse3,avx2
-	has qemu64 && run -k "$k" --arch x86_64 --cpu qemu64 --expect scalar,sse2
-	has arm64 && run -k "$k" --arch arm64 --cpu max,pauth-impdef=on
+	while read -r name _ _ kernel cpu expect _ options; do
+		[ -n "$name" ] || continue
+		read -ra options <<<"$options"
+		mapfile -t args < <(row_options "${options[@]}")
+		[ "$expect" = - ] || args+=(--expect "$expect")
+		run -k "$k" --arch "$(kernel_arch "$kernel" |
+			sed s/amd64/x86_64/)" --cpu "$cpu" "${args[@]}" </dev/null
+	done <<<"$picked"
 done
 echo "KUnit checks: $pass passed, $fail failed ($(($(date +%s) - t0)) s)"
 echo "$pass passed, $fail failed"
