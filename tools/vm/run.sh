@@ -13,7 +13,7 @@
 #   --prio N		the module's expected default priority (check 1; the
 #			other checks then load it with priority=400)
 #   --stress SECONDS	length of the stress check (default 15)
-#   --checks "N ..."	only these of guest-check.sh's checks 1-10
+#   --checks "N ..."	only these of guest-check.sh's checks (default: $vm_checks)
 #   --timeout SECONDS	limit for the VM (default 600; 900 with --consumers)
 #   --append ARGS	more kernel parameters, e.g. cryptomgr.noslowtests=1
 #			(7.x: the crypto manager's vectors without its fuzzing)
