@@ -6,6 +6,10 @@
 # module, its /proc/crypto entries, what it encrypts (AF_ALG, dm-crypt, a
 # LUKS2 volume made by cryptsetup), and tcrypt.
 
+# crypto_table, crypto_refcnt: the /proc/crypto reader
+# shellcheck source=../lib-posix.sh
+. /bin/lib-posix.sh
+
 # Busybox's sh runs its own applets first: use kmod's module tools instead.
 for t in modprobe modinfo insmod rmmod lsmod; do
 	eval "$t() { /sbin/$t \"\$@\"; }"
@@ -36,9 +40,7 @@ title "/proc/crypto entries of module chacha20_simd"
 awk -v RS= '/\nmodule *: chacha20_simd\n/ { print $0 "\n" }' /proc/crypto
 
 title "chacha20 drivers by priority (the crypto API picks the highest)"
-awk -F' *: ' '$1 == "name" { n = $2 } $1 == "driver" { d = $2 }
-	$1 == "priority" && n == "chacha20" { print $2, d }' /proc/crypto |
-	sort -rn
+crypto_table | awk '$1 == "chacha20" { print $4, $2 }' | sort -rn
 
 title "RFC 8439 2.4.2 message encrypted by $DRV through AF_ALG"
 echo "$MSG"
@@ -60,8 +62,7 @@ modprobe dm-crypt
 DM_DISABLE_UDEV=1 dmsetup create demo --table \
 	"0 2048 crypt capi:chacha20-plain64 $(printf '%064d' 0) 0 /dev/ram0 0"
 dd if=/dev/zero of=/dev/mapper/demo bs=512 count=1 conv=fsync 2>/dev/null
-echo "dm-crypt holds $(awk -F' *: ' -v d="$DRV" '$1 == "driver" { x = $2 }
-	$1 == "refcnt" && x == d { print d " (refcnt " $2 ")" }' /proc/crypto)"
+echo "dm-crypt holds $DRV (refcnt $(crypto_refcnt "$DRV"))"
 echo "sector 0 on the RAM disk:"
 dd if=/dev/ram0 bs=64 count=1 2>/dev/null | xxd
 echo "(RFC 8439 A.1 #1 key stream: 76 b8 e0 ad a0 f1 3d 90 40 5d 6a e5 ...)"
@@ -74,9 +75,8 @@ cs() {
 	DM_DISABLE_UDEV=1 /sbin/cryptsetup "$@"
 }
 adiantum_drivers() {
-	awk -F' *: ' '$1 == "driver" { d = $2 }
-		$1 == "refcnt" && d ~ /^adiantum\(/ { print "    " d " refcnt " $2 }' \
-		/proc/crypto
+	crypto_table |
+		awk '$2 ~ /^adiantum\(/ { print "    " $2 " refcnt " $6 }'
 }
 mkdir -p /run/cryptsetup
 head -c 64 /dev/urandom >/tmp/luks.key
