@@ -3,8 +3,10 @@
 #
 # The settings and helpers every script under tools/ shares (sourced, not
 # run): the cache directory, kernels by name (load_kernel), initramfs
-# staging and packing, the dmesg verdict (lib-posix.sh, which the guests
-# source too), die.  $top_dir is the source tree, $vm_dir tools/vm.
+# staging and packing, booting a guest under QEMU or Bochs (boot_cmdline,
+# qemu_cmd, bochs_boot), the rows of tools/rows, the dmesg verdict
+# (lib-posix.sh, which the guests source too), die.  $top_dir is the
+# source tree, $vm_dir tools/vm.
 
 top_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 vm_dir=$top_dir/tools/vm
@@ -196,6 +198,135 @@ plant_param=${CHACHA_PLANT:+chk_plant=$CHACHA_PLANT}
 
 # Seconds since the epoch, for timings.
 now() { date +%s; }
+
+# ---------------------------------------------------------------- booting
+# Every runner boots its guests through these: the kernel command line's
+# start (boot_cmdline), QEMU's command line's start (qemu_cmd) or Bochs
+# (bochs_boot); the guests end through lib-posix.sh's guest_stop.
+
+# boot_cmdline ARCH: the start of every guest's kernel command line, for
+# ARCH amd64 or arm64: the console on the first UART (arm64: ttyAMA0, the
+# only one of QEMU's virt), panic=-1 (a panic reboots at once, and a reboot
+# ends the run: QEMU's -no-reboot, bochs_boot's panic watch), the planted
+# report's parameter if CHACHA_PLANT asks for one, and on x86-64 no5lvl,
+# 4-level paging.  With 5-level paging (QEMU's -cpu max has LA57; Bochs'
+# CPUs have not) a KASAN kernel (7.3, 6.12's KUnit kernel) can report a
+# false "wild-memory-access" at boot: identify_cpu() clears boot_cpu_data's
+# feature bits before it reads them again, pgtable_l5_enabled() is LA57's
+# bit, so for that window KASAN's shadow bounds assume 4 levels, and an
+# interrupt then taking an irq_desc lock in the 5-level direct map
+# (ff11...) is reported.  Seen once in CI, in get_cpu_vendor(), before any
+# module was loaded.
+boot_cmdline() {
+	case $1 in
+	amd64) echo "console=ttyS0 panic=-1 no5lvl${plant_param:+ $plant_param}" ;;
+	arm64) echo "console=ttyAMA0 panic=-1${plant_param:+ $plant_param}" ;;
+	*) die "boot_cmdline: no architecture $1" ;;
+	esac
+}
+
+# qemu_cmd ARCH CPU VCPUS MEMORY: set qemu=(...), the start of every QEMU
+# command line: the binary for ARCH (amd64, arm64: -M virt), TCG with one
+# thread for all vCPUs, -cpu CPU, -smp VCPUS, -m MEMORY and -no-reboot (the
+# guest's reboot or panic ends QEMU); the caller adds its serial ports
+# (the console's first), devices, -kernel, -initrd and -append.  One TCG
+# thread: with multi-threaded TCG, QEMU 7.2 now and then runs a stale int3
+# of the kernel's live code patching (text_poke_bp) and the guest dies
+# with "Oops: int3" (seen at boot; static keys flip later too, e.g. on
+# module loads).
+qemu_cmd() {
+	case $1 in
+	amd64) qemu=(qemu-system-x86_64) ;;
+	arm64) qemu=(qemu-system-aarch64 -M virt) ;;
+	*) die "qemu_cmd: no architecture $1" ;;
+	esac
+	# shellcheck disable=SC2054 # the commas are QEMU's
+	qemu+=(-accel tcg,thread=single -cpu "$2" -smp "$3" -m "$4" -no-reboot)
+}
+
+# bochs_boot DIR MODEL KERNEL INITRD APPEND TIMEOUT DONE
+#
+# Boot KERNEL with INITRD and the command line APPEND under Bochs 3.0
+# (tools/bochs/build.sh) with CPU model MODEL: an isolinux CD (isolinux,
+# syslinux-common, genisoimage) in DIR/iso, the console on COM1
+# (DIR/console.log), COM2 in DIR/results.log.  Stops Bochs once
+# DIR/console.log matches the extended regex DONE (before a 7.x test
+# kernel without ACPI reboots instead of powering off), when it shows a
+# kernel panic (which panic=-1 would turn into a second boot), when Bochs
+# exits, or after TIMEOUT seconds.  Returns 0 if DONE was seen.
+bochs_boot() {
+	local dir=$1 model=$2 kernel=$3 initrd=$4 append=$5 limit=$6 done=$7
+	local bochs share f pid t=0 rc=1
+
+	for f in /usr/lib/ISOLINUX/isolinux.bin \
+		 /usr/lib/syslinux/modules/bios/ldlinux.c32; do
+		[ -f "$f" ] ||
+			die "$f missing (apt-get install isolinux syslinux-common)"
+	done
+	command -v genisoimage >/dev/null ||
+		die "genisoimage missing (apt-get install genisoimage)"
+	bochs=$("$top_dir/tools/bochs/build.sh")
+	share=$(dirname "$bochs")/../share
+	rm -rf "$dir/iso"
+	mkdir -p "$dir/iso/isolinux"
+	cp /usr/lib/ISOLINUX/isolinux.bin \
+		/usr/lib/syslinux/modules/bios/ldlinux.c32 "$dir/iso/isolinux/"
+	cp "$kernel" "$dir/iso/vmlinuz"
+	cp "$initrd" "$dir/iso/initrd"
+	cat >"$dir/iso/isolinux/isolinux.cfg" <<EOT
+SERIAL 0 115200
+DEFAULT linux
+PROMPT 0
+LABEL linux
+  KERNEL /vmlinuz
+  APPEND initrd=/initrd $append
+EOT
+	genisoimage -quiet -o "$dir/boot.iso" -b isolinux/isolinux.bin \
+		-c isolinux/boot.cat -no-emul-boot -boot-load-size 4 \
+		-boot-info-table -J -R "$dir/iso"
+	cat >"$dir/bochsrc" <<EOT
+cpu: model=$model, count=1, ips=400000000
+megs: 1024
+romimage: file=$share/BIOS-bochs-latest
+vgaromimage: file=$share/VGABIOS-lgpl-latest
+ata0-master: type=cdrom, path=$dir/boot.iso, status=inserted
+boot: cdrom
+com1: enabled=1, mode=file, dev=$dir/console.log
+com2: enabled=1, mode=file, dev=$dir/results.log
+display_library: nogui
+clock: sync=none
+log: $dir/bochs.log
+panic: action=fatal
+error: action=report
+info: action=ignore
+EOT
+	: >"$dir/console.log"
+	: >"$dir/results.log"
+	"$bochs" -q -f "$dir/bochsrc" </dev/null >"$dir/bochs.out" 2>&1 &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		if grep -q -E "$done" "$dir/console.log"; then
+			sleep 2	# the last lines
+			rc=0
+			break
+		fi
+		if grep -q 'Kernel panic - not syncing' "$dir/console.log"; then
+			sleep 2
+			log "kernel panic: stopped"
+			break
+		fi
+		if [ $t -ge "$limit" ]; then
+			log "timeout: Bochs ran for $limit s"
+			break
+		fi
+		sleep 1
+		t=$((t + 1))
+	done
+	kill $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	grep -q -E "$done" "$dir/console.log" && rc=0
+	return $rc
+}
 
 # The check numbers guest-check.sh reports on every boot (a missing one
 # counts as failed): those of its run_check lines, but for the ones a

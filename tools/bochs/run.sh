@@ -20,8 +20,6 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
-# shellcheck source=lib.sh
-. "$here/lib.sh"
 
 usage() {
 	sed -n '4,18s/^# \{0,1\}//p' "$0"
@@ -59,14 +57,13 @@ if ! initrd=$("$vm_dir/mkinitramfs.sh" "$kernel" 2>"$out/build.log"); then
 fi
 "$here/build.sh" >/dev/null
 
-# As tools/vm/run.sh; no5lvl: Bochs' CPUs have no LA57 anyway.
-append="console=ttyS0 panic=-1 quiet log_buf_len=1M no5lvl"
+# As tools/vm/run.sh's.
+append="$(boot_cmdline amd64) quiet log_buf_len=1M"
 append+=" chk_mode=check chk_expect=$expect chk_stress=$stress"
 [ -n "$modparams" ] && append+=" chk_modparams=$modparams"
 [ -n "$checks" ] && append+=" chk_checks=${checks// /,}"
 [ -n "$keepregs" ] && append+=" chk_keepregs=$keepregs"
 [ -z "$extra" ] || append+=" $extra"
-[ -z "$plant_param" ] || append+=" $plant_param"
 t1=$(now)
 log "booting $KVER on Bochs' $model, expecting $expect"
 bochs_boot "$out" "$model" "$VMLINUZ" "$initrd" "$append" "$timeout" \

@@ -149,32 +149,30 @@ log "built in $((t1 - t0)) s: A ${kver[a]} (${karch[a]}): $initrd_a;" \
 port=$((20000 + (RANDOM % 20000) * 2))
 declare -A qpid wfd rfd dead
 start_guest() { # NAME CPU INITRD LOCALPORT PEERPORT MAC
-	local g=$1 fdw fdr qemu args="panic=-1 quiet ipsec_name=$1"
-	args+="${plant_param:+ $plant_param}"
+	local g=$1 fdw fdr args qemu
+	args="$(boot_cmdline "${karch[$g]}") quiet ipsec_name=$1"
 	mkfifo "$out/ctl-$g.in" "$out/ctl-$g.out"
 	# B, on 7.x, without the crypto manager's fuzzing (its vectors still
 	# run): it would fuzz the kernel's own drivers, B's only ones.
 	[ "$g" != b ] || [ "${kver[$g]%%.*}" -lt 7 ] ||
 		args+=" $noslowtests"
+	qemu_cmd "${karch[$g]}" "$2" 1 512M
+	# The console's -serial comes first: the machine's first UART.
+	qemu+=(-serial "file:$out/console-$g.log")
 	# shellcheck disable=SC2054 # the commas are QEMU's
 	if [ "${karch[$g]}" = amd64 ]; then
-		qemu=(qemu-system-x86_64 -serial "pipe:$out/ctl-$g"
-			-append "console=ttyS0 no5lvl $args")
+		qemu+=(-serial "pipe:$out/ctl-$g")
 	else
-		qemu=(qemu-system-aarch64 -M virt
-			-chardev "pipe,id=ctl,path=$out/ctl-$g"
+		qemu+=(-chardev "pipe,id=ctl,path=$out/ctl-$g"
 			-device virtio-serial-pci
-			-device virtserialport,chardev=ctl,name=ipsec.ctl
-			-append "console=ttyAMA0 $args ipsec_ctl=virtio")
+			-device virtserialport,chardev=ctl,name=ipsec.ctl)
+		args+=" ipsec_ctl=virtio"
 	fi
-	# The console's -serial comes first: the machine's first UART.
 	# shellcheck disable=SC2054
-	timeout "$timeout" "${qemu[0]}" -serial "file:$out/console-$g.log" \
-		"${qemu[@]:1}" -accel tcg,thread=single \
-		-cpu "$2" -smp 1 -m 512M -nodefaults -display none -no-reboot \
+	timeout "$timeout" "${qemu[@]}" -nodefaults -display none \
 		-netdev "socket,id=n0,udp=127.0.0.1:$5,localaddr=127.0.0.1:$4" \
 		-device "virtio-net-pci,netdev=n0,mac=$6,romfile=" \
-		-kernel "${vmlinuz[$g]}" -initrd "$3" \
+		-kernel "${vmlinuz[$g]}" -initrd "$3" -append "$args" \
 		</dev/null >"$out/qemu-$g.log" 2>&1 &
 	qpid[$g]=$!
 	# Read-write opens of the FIFOs never block, whether QEMU is up or not.

@@ -139,8 +139,7 @@ case $arch in
 x86_64)
 	impls=${impls:-scalar,sse2,ssse3,avx2,avx512vl,avx512}
 	[ "$modparams" != - ] || modparams=
-	console=ttyS0
-	qemu=(qemu-system-x86_64 -cpu "$cpu")
+	karch=amd64
 	;;
 arm64)
 	impls=${impls:-scalar,neon,neon4}
@@ -149,26 +148,20 @@ arm64)
 	# QEMU's max is 250, below chacha20-lib (300): tools/vm's check 1
 	# asserts that policy; the suites run on the module at 400.
 	[ "$modparams" != - ] || modparams=priority=400
-	console=ttyAMA0
-	qemu=(qemu-system-aarch64 -M virt -cpu "$cpu" -nic none)
+	karch=arm64
 	;;
 esac
-append="console=$console panic=-1 oops=panic cryptomgr.fuzz_iterations=$fuzz"
-# x86-64: no5lvl, see tools/vm/run.sh.
-[ "$arch" = arm64 ] || append+=" no5lvl"
+append="$(boot_cmdline $karch) oops=panic cryptomgr.fuzz_iterations=$fuzz"
 append+=" kt_impls=$impls${expect:+ kt_expect=$expect}"
 append+="${modparams:+ kt_modparams=$modparams}${extra:+ $extra}"
-append+="${plant_param:+ $plant_param}"
-# shellcheck disable=SC2054 # the commas are in QEMU options
-qemu+=(-accel tcg,thread=single -smp 2 -m 1G -nographic -no-reboot
-	-monitor none -serial "file:$out/console.log"
+qemu_cmd $karch "$cpu" 2 1G
+[ $karch = amd64 ] || qemu+=(-nic none)
+qemu+=(-nographic -monitor none -serial "file:$out/console.log"
 	-kernel "$KIMAGE" -initrd "$out/initramfs.cpio.gz" -append "$append")
 rc=0
 case $cpu in
 bochs:*)
 	[ "$arch" = x86_64 ] || die "Bochs runs x86_64 kernels only"
-	# shellcheck source=../bochs/lib.sh
-	. "$top/tools/bochs/lib.sh"
 	log "booting $KRELEASE ($arch) on Bochs' ${cpu#bochs:}"
 	bochs_boot "$out" "${cpu#bochs:}" "$KIMAGE" "$out/initramfs.cpio.gz" \
 		"$append loglevel=1 kt_dump=1" "$timeout" '^KT DONE' || rc=$?

@@ -77,17 +77,16 @@ t1=$(now)
 log "built in $((t1 - t0)) s: $KVER, $initrd; tests from $src"
 
 # ---------------------------------------------------------------- guest
-# Console (kernel messages) on ttyS0, the guest's report on ttyS1; one TCG
-# thread for both vCPUs and 4-level paging, as tools/vm/run.sh explains.
+# Console (kernel messages) on ttyS0, the guest's report on ttyS1; QEMU
+# and the command line's start from tools/lib.sh (qemu_cmd, boot_cmdline).
 log "booting $KVER on -cpu $cpu (TCG); the tests take minutes"
 : >"$out/console.log"
 : >"$out/results.log"
-# shellcheck disable=SC2054 # the commas are QEMU's
-timeout "$timeout" nice -n 10 qemu-system-x86_64 -accel tcg,thread=single \
-	-cpu "$cpu" -smp 2 -m 1G -nographic -no-reboot -monitor none \
+qemu_cmd amd64 "$cpu" 2 1G
+timeout "$timeout" nice -n 10 "${qemu[@]}" -nographic -monitor none \
 	-serial "file:$out/console.log" -serial "file:$out/results.log" \
 	-kernel "$VMLINUZ" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 quiet no5lvl log_buf_len=1M${plant_param:+ $plant_param}" \
+	-append "$(boot_cmdline amd64) quiet log_buf_len=1M" \
 	</dev/null >"$out/qemu.log" 2>&1 &
 vm=$!
 # timeout runs in a process group of its own: a stopped run.sh must stop

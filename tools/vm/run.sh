@@ -74,30 +74,15 @@ fi
 grep -E 'warning:|error:' "$out/build.log" >&2 || true
 t1=$(now)
 
-append="console=ttyS0 panic=-1 quiet log_buf_len=1M"
-# x86-64: 4-level paging.  With 5-level paging (QEMU's -cpu max has LA57)
-# a KASAN kernel (7.3, 6.12's KUnit kernel) can report a false "wild-memory-
-# access" at boot: identify_cpu() clears boot_cpu_data's feature bits
-# before it reads them again, pgtable_l5_enabled() is LA57's bit, so for
-# that window KASAN's shadow bounds assume 4 levels, and an interrupt then
-# taking an irq_desc lock in the 5-level direct map (ff11...) is reported.
-# Seen once in CI, in get_cpu_vendor(), before any module was loaded.
-if [ "$KARCH" = amd64 ]; then
-	append+=" no5lvl"
-else
-	append=${append/ttyS0/ttyAMA0}
-fi
+append="$(boot_cmdline "$KARCH") quiet log_buf_len=1M"
 [ -z "$extra" ] || append+=" $extra"
-[ -z "$plant_param" ] || append+=" $plant_param"
 append+=" chk_mode=$mode chk_expect=$expect chk_stress=$stress"
 [ -n "$modparams" ] && append+=" chk_modparams=$modparams"
 [ -n "$prio" ] && append+=" chk_prio=$prio"
 [ -z "$checks" ] || append+=" chk_checks=${checks// /,}"
 [ -z "$checks" ] || vm_checks=$checks
-bin=qemu-system-x86_64 machine=()
 if [ "$KARCH" = arm64 ]; then
 	# virt has one UART: the verdicts come from the console instead.
-	bin=qemu-system-aarch64 machine=(-M virt -nic none)
 	append+=" chk_results=/dev/null chk_intree=chacha-neon"
 fi
 # Check 12's later boots on 7.x: the same settings, without the row's
@@ -122,13 +107,9 @@ fi
 # ran past 480 and 300 s on a 2-core Rocket Lake with the other lane and a
 # kernel build beside them (check 10 alone: 139 s, 13 s on 6.1).
 timeout=${timeout:-600}
-# One TCG thread for both vCPUs: with multi-threaded TCG, QEMU 7.2 now and
-# then runs a stale int3 of the kernel's live code patching (text_poke_bp)
-# and the guest dies with "Oops: int3" (seen at boot; static keys flip later
-# too, e.g. on module loads).
-# shellcheck disable=SC2054 # the commas are in QEMU options
-qemu=("$bin" "${machine[@]}" -accel tcg,thread=single -cpu "$cpu" -smp 2
-	-m 1G -nographic -no-reboot -monitor none -kernel "$VMLINUZ")
+qemu_cmd "$KARCH" "$cpu" 2 1G
+[ "$KARCH" = amd64 ] || qemu+=(-nic none)
+qemu+=(-nographic -monitor none -kernel "$VMLINUZ")
 
 # boot DIR INITRD APPEND LIMIT: one VM, its serial ports into
 # DIR/console.log and DIR/results.log (arm64: the console only); shows
