@@ -16,6 +16,9 @@
 #			"name driver module priority selftest refcnt", of
 #			/proc/crypto or FILE (- for stdin)
 #   crypto_refcnt DRIVER	a driver's refcnt (0 if absent)
+#   guest_stop		the end of every guest: sync, let the serial ports
+#			send what they hold, power off (or reboot, which
+#			QEMU's -no-reboot makes an exit)
 
 # What a kernel prints when something went wrong: a failed crypto manager
 # test (alg:), a WARN() or BUG() splat and its register dump, an oops, a
@@ -63,4 +66,25 @@ crypto_table() {
 
 crypto_refcnt() {
 	crypto_table | awk -v d="$1" '$2 == d { r = $6 } END { print r + 0 }'
+}
+
+# A kernel without ACPI (the self-built 7.x test kernels,
+# tools/kernel/test7.config; the KUnit kernels) cannot power off: QEMU's
+# -no-reboot turns a reboot into the end instead, and bochs_boot stops on
+# the runner's last line before it.  The serial ports first: wait until
+# their transmit counts stand still, so that the end does not drop what a
+# UART still holds (Bochs' emulated UART is slow).
+guest_stop() {
+	sync
+	_a=$(cat /proc/tty/driver/* 2>/dev/null)
+	_b=
+	while [ "$_a" != "$_b" ]; do
+		_b=$_a
+		sleep 1
+		_a=$(cat /proc/tty/driver/* 2>/dev/null)
+	done
+	[ -d /sys/firmware/acpi ] || reboot -f
+	poweroff -f
+	echo o >/proc/sysrq-trigger
+	sleep 60
 }

@@ -69,10 +69,4 @@ while IFS= read -r cmd <&3; do
 done
 
 echo "@@BYE" >&3
-sync
-sleep 1
-# 7.x test kernels have no ACPI: reboot, which -no-reboot turns into an exit.
-[ -d /sys/firmware/acpi ] || reboot -f
-poweroff -f
-echo o >/proc/sysrq-trigger
-sleep 60
+guest_stop

@@ -112,7 +112,4 @@ if [ -n "${kt_dump:-}" ]; then
 	echo "KT dmesg end"
 fi
 echo "KT DONE"
-# The serial port sends what it holds before the reboot drops it.
-/bin/serial-drain.sh
-# -no-reboot makes QEMU exit (x86 tinyconfig has no ACPI to power off)
-reboot -f
+guest_stop

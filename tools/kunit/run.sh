@@ -119,7 +119,7 @@ mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev"
 cp "$bb" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$here/guest-init.sh" "$stage/init"
-cp "$top/tools/vm/serial-drain.sh" "$top/tools/lib-posix.sh" "$stage/bin/"
+cp "$top/tools/lib-posix.sh" "$stage/bin/"
 cp "$bdir/chacha20_simd.ko" "$bdir/kunit/chacha20_simd_kunit.ko" "$stage/"
 # afalg-check's bind: /init instantiates the kernel's template on the
 # generic drivers before the module loads (see guest-init.sh).

@@ -72,10 +72,4 @@ section proc-crypto-after cat /proc/crypto
 section lsmod lsmod
 section dmesg dmesg
 echo "@@DONE" >&3
-
-sync
-# The serial ports send what they hold before power-off drops it.
-/bin/serial-drain.sh
-poweroff -f
-echo o >/proc/sysrq-trigger
-sleep 60
+guest_stop

@@ -10,7 +10,7 @@
 # chacha20_simd.ko (KO) in /lib/modules/KVER/extra beside the kernel's own
 # modules those scripts reach (lean: for their ChaCha lines; full: for
 # every line; with their dependencies, unpacked) and a depmod index;
-# tools/vm/serial-drain.sh; the scripts themselves from TESTDIR (the tests/
+# tools/lib-posix.sh; the scripts themselves from TESTDIR (the tests/
 # folder of Debian's cryptsetup source) in /peer-tests, unchanged (chacha:
 # lean's modules, and each script cut down to its ChaCha lines by
 # chacha-lines.awk, for make check); and tools/peer-tests/guest-init.sh as
@@ -118,7 +118,6 @@ for t in mode-test luks2-integrity-test; do
 done
 cp "$here/guest-init.sh" "$stage/init"
 cp "$top_dir/tools/lib-posix.sh" "$stage/bin/"
-cp "$vm_dir/serial-drain.sh" "$stage/bin/"
-chmod 755 "$stage/init" "$stage/bin/serial-drain.sh"
+chmod 755 "$stage/init"
 
 pack_initramfs "$stage" "$cache/peer-initramfs" "$KVER-$variant" 3

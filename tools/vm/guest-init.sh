@@ -37,12 +37,4 @@ demo) guest-demo.sh ;;
 *) guest-check.sh ;;
 esac
 
-sync
-# The serial port sends what it holds before power-off drops it.
-/bin/serial-drain.sh
-# A kernel without ACPI (the self-built 7.x, tools/kernel/test7.config)
-# cannot power off; QEMU's -no-reboot turns a reboot into the end instead.
-[ -d /sys/firmware/acpi ] || reboot -f
-poweroff -f
-echo o >/proc/sysrq-trigger
-sleep 60
+guest_stop

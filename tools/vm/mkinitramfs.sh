@@ -99,7 +99,7 @@ stage_tool "$stage" "$KARCH" fscrypt-check || true
 cp "$vm_dir/wycheproof-chacha20poly1305.txt" "$stage/"
 
 cp "$vm_dir/guest-init.sh" "$stage/init"
-cp "$vm_dir/guest-check.sh" "$vm_dir/guest-demo.sh" "$vm_dir/serial-drain.sh" \
+cp "$vm_dir/guest-check.sh" "$vm_dir/guest-demo.sh" \
 	"$top_dir/tools/lib-posix.sh" "$stage/bin/"
 chmod 755 "$stage/init" "$stage"/bin/*
 
