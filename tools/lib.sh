@@ -415,6 +415,36 @@ row_count() {
 	echo "$n"
 }
 
+# row_args LINE: a line of tools/rows into name, runner, kernel, cpu,
+# expect, checks and options (an array of the row's options), and the
+# runner's arguments for it into args (an array): row_options', and for a
+# VM or Bochs row whose checks are not all, --checks with their numbers;
+# nchecks, the verdicts such a row's run must print (row_count; empty for
+# other runners).
+row_args() {
+	read -r name _ runner kernel cpu expect checks options <<<"$1"
+	read -ra options <<<"$options"
+	mapfile -t args < <(row_options "${options[@]}")
+	nchecks=''
+	case $runner in
+	vm | bochs)
+		[ "$checks" = all ] ||
+			args+=(--checks "$(check_numbers "$checks")")
+		nchecks=$(row_count "$checks" "${options[@]}")
+		;;
+	esac
+}
+
+# row_value KEY: the value of the option KEY=VALUE among the options
+# row_args read (empty if the row has none)
+row_value() {
+	local o
+
+	for o in "${options[@]}"; do
+		case $o in "$1"=*) echo "${o#*=}" ;; esac
+	done
+}
+
 # A 7.x test kernel's parameter for boots that need not fuzz: its crypto
 # manager still runs the test vectors of every registration, but not the
 # fuzzing against the kernel's own driver (CRYPTO_SELFTESTS_FULL), a third

@@ -48,9 +48,8 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 t0=$(now)
 for row in "${picked[@]}"; do
-	read -r name _ runner kernel model expect checks options <<<"$row"
-	read -ra options <<<"$options"
-	mapfile -t args < <(row_options "${options[@]}")
+	row_args "$row"
+	model=$cpu
 	t=$(now)
 	if [ "$runner" = kunit ]; then
 		echo "=== $name: KUnit, $kernel test kernel, Bochs ${model#bochs:}"
@@ -61,22 +60,18 @@ for row in "${picked[@]}"; do
 		else
 			pass=0 fail=1
 		fi
-		impls=$(printf '%s\n' "${options[@]}" | sed -n 's/^impls=//p')
+		impls=$(row_value impls)
 		lines+=("$(printf '%-24s %-18s %-9s %-16s %6s %6s %5ss' \
 			"KUnit $kernel" "${model#bochs:}" avx512* \
 			"$impls" "$pass" "$fail" "$(($(now) - t))")")
 	else
-		[ "$checks" = all ] ||
-			args+=(--checks "$(check_numbers "$checks")")
-		nchecks=$(row_count "$checks" "${options[@]}")
 		echo "=== $name: kernel $kernel, Bochs $model, expecting $expect, checks $checks${options[*]:+, ${options[*]}}"
 		"$here/run.sh" --kernel "$kernel" --model "$model" \
 			--expect "$expect" "${args[@]}" | tee "$out"
 		pass=$(grep -c '^CHECK [0-9]* [^:]*: PASS' "$out")
 		fail=$((nchecks - pass))
 		kver=$(sed -n 's/^RUN \([^ ]*\) .*/\1/p' "$out")
-		params=$(printf '%s\n' "${options[@]}" |
-			sed -n 's/^modparams=//p')
+		params=$(row_value modparams)
 		lines+=("$(printf '%-24s %-18s %-9s %-16s %6s %6s %5ss' \
 			"${kver:-$kernel}" "$model" "$expect" \
 			"${params:-default}" "$pass" "$fail" "$(($(now) - t))")")

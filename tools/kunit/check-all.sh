@@ -61,10 +61,9 @@ has debian && for k in 6.1 6.12; do
 	fi
 done
 for k in ${CHACHA_KUNIT_KERNELS:-7.3}; do
-	while read -r name _ _ kernel cpu expect _ options; do
-		[ -n "$name" ] || continue
-		read -ra options <<<"$options"
-		mapfile -t args < <(row_options "${options[@]}")
+	while read -r row; do
+		[ -n "$row" ] || continue
+		row_args "$row"
 		[ "$expect" = - ] || args+=(--expect "$expect")
 		run -k "$k" --arch "$(kernel_arch "$kernel" |
 			sed s/amd64/x86_64/)" --cpu "$cpu" "${args[@]}" </dev/null

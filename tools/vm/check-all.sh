@@ -30,11 +30,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 t0=$(now)
 for row in "${picked[@]}"; do
-	read -r name _ _ kernel cpu expect checks options <<<"$row"
-	read -ra options <<<"$options"
-	mapfile -t args < <(row_options "${options[@]}")
-	[ "$checks" = all ] || args+=(--checks "$(check_numbers "$checks")")
-	nchecks=$(row_count "$checks" "${options[@]}")
+	row_args "$row"
 	echo "=== $name: kernel $kernel, -cpu $cpu, expecting $expect, checks $checks${options[*]:+, ${options[*]}}"
 	t=$(now)
 	"$vm_dir/run.sh" --kernel "$kernel" --cpu "$cpu" --expect "$expect" \
