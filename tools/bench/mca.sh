@@ -11,7 +11,8 @@
 # take the round loop out of the object code (objdump, from the target of
 # the function's widest backward branch to that branch), and let llvm-mca
 # run it on each CPU model.  It prints, and writes to OUT.md (default
-# build/mca.md), cycles per 64-byte block:
+# build/mca.md), cycles per 64-byte block (and which LLVM scheduling model
+# each CPU name uses: several share one):
 #
 #	loop cycles per iteration x iterations per 20 rounds / blocks
 #
@@ -37,24 +38,29 @@ rounds=20
 X86_CPUS="znver3 znver4 skylake skylake-avx512 icelake-server"
 # The models of CPUs without AVX-512, for the x86-avx512 rows.
 NO_AVX512_CPUS="znver3 skylake"
-ARM64_CPUS="neoverse-n1 cortex-a76 cortex-a72 cortex-a55"
+# arm64: the CPUs users rent and carry (Graviton 2-4, Axion, Grace, Cobalt
+# 100, Raspberry Pi 4 and 5, phones).  Several names share one scheduling
+# model in LLVM 19; the table's second line says which model each uses.
+ARM64_CPUS="neoverse-n1 neoverse-v1 neoverse-v2 neoverse-n2 cortex-a55
+cortex-a510 cortex-a72 cortex-a76 cortex-a78 cortex-x1 cortex-a710"
 
 # One line per core: whose, arch (x86, x86-avx512 or arm64), file,
 # function, blocks per call, rounds per loop iteration.  Ours are in the
 # repository's top directory, the kernel's in arch/<arch>/crypto of
 # linux-source-6.12.  The kernel's 1-block cores loop in chacha_permute;
 # its arm64 "4block" core runs a fifth block on the scalar ALUs, our
-# 6-block NEON core two.
+# 6-block NEON core two.  Where a core's entry jumps to a _part_ entry
+# (the 4-block SSE2 and SSSE3, the 8-block AVX2), the loop is there.
 CORES="
 ours	x86	chacha20-sse2-x86_64.S		chacha20_1block_xor_sse2		1	2
 ours	x86	chacha20-sse2-x86_64.S		chacha20_2block_xor_sse2		2	2
-ours	x86	chacha20-sse2-x86_64.S		chacha20_4block_xor_sse2		4	2
+ours	x86	chacha20-sse2-x86_64.S		chacha20_4block_xor_part_sse2		4	2
 ours	x86	chacha20-ssse3-x86_64.S		chacha20_1block_xor_ssse3		1	2
 ours	x86	chacha20-ssse3-x86_64.S		chacha20_2block_xor_ssse3		2	2
-ours	x86	chacha20-ssse3-x86_64.S		chacha20_4block_xor_ssse3		4	2
+ours	x86	chacha20-ssse3-x86_64.S		chacha20_4block_xor_part_ssse3		4	2
 ours	x86	chacha20-avx2-x86_64.S		chacha20_2block_xor_avx2		2	2
 ours	x86	chacha20-avx2-x86_64.S		chacha20_4block_xor_avx2		4	2
-ours	x86	chacha20-avx2-x86_64.S		chacha20_8block_xor_avx2		8	2
+ours	x86	chacha20-avx2-x86_64.S		chacha20_8block_xor_part_avx2		8	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_8block_xor_part_avx512vl	8	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_12block_xor_part_avx512vl	12	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_16block_xor_part_avx512vl	16	2
@@ -215,6 +221,37 @@ loop() {
 		}'
 }
 
+# sched_model ARCH CPU: the scheduling model llvm-mca uses for CPU, by the
+# prefix of the resource names it reports for an integer add (each model
+# names its units: N1UnitB, A57UnitB, CortexA55UnitALU, SKLDivider, ...),
+# printed as the CPU that model was written for; "?" if unknown.
+sched_model() {
+	local triple=x86_64-linux-gnu insn='add %rax, %rbx' unit
+
+	if [ "$1" = arm64 ]; then
+		triple=aarch64-linux-gnu insn='add x0, x1, x2'
+	fi
+	unit=$(echo "$insn" |
+		llvm-mca-19 -mtriple=$triple -mcpu="$2" -resource-pressure 2>/dev/null |
+		awk '/^Resources:/ { getline; print $3; exit }')
+	case $unit in
+	N1Unit*) echo neoverse-n1 ;;
+	N2Unit*) echo neoverse-n2 ;;
+	V1Unit*) echo neoverse-v1 ;;
+	V2Unit*) echo neoverse-v2 ;;
+	A57Unit*) echo cortex-a57 ;;
+	CortexA510Unit*) echo cortex-a510 ;;
+	CortexA55Unit*) echo cortex-a55 ;;
+	CortexA53Unit*) echo cortex-a53 ;;
+	Zn3*) echo znver3 ;;
+	Zn4*) echo znver4 ;;
+	SKX*) echo skylake-avx512 ;;
+	SKL*) echo skylake ;;
+	ICX*) echo icelake-server ;;
+	*) echo "?${unit:+ ($unit)}" ;;
+	esac
+}
+
 # cycles ARCH CPU FILE.s: llvm-mca's cycles per loop iteration.
 cycles() {
 	local triple=x86_64-linux-gnu
@@ -232,13 +269,16 @@ need_tools
 fetch_kernel
 mkdir -p "$work" "$(dirname "$out")"
 arm64_shim
+rm -f "$work/noloop"
 
 {
 echo "llvm-mca $(llvm-mca-19 --version | sed -n 's/.*LLVM version //p'),"
 echo "kernel files from $(cat "$kcache/VERSION"), ours from" \
      "${MCA_SRC:-commit $(git -C "$top" describe --always --dirty 2>/dev/null)}."
 echo "Cycles per 64-byte block in the round loop, $rounds rounds" \
-     "(loop cycles per iteration x iterations / blocks)."
+     "(loop cycles per iteration x iterations / blocks).  The line" \
+     "'scheduling model' says whether a CPU name has a model of its own" \
+     "in LLVM 19 or runs on another CPU's: only the first are modelled."
 for arch in x86 arm64; do
 	if [ $arch = x86 ]; then cpus=$X86_CPUS; else cpus=$ARM64_CPUS; fi
 	echo
@@ -247,6 +287,13 @@ for arch in x86 arm64; do
 	echo
 	printf "| --- | ---: | ---: |"
 	for c in $cpus; do printf " ---: |"; done
+	echo
+	# The model each CPU name runs on: "own", or whose it borrows.
+	printf "| scheduling model | | |"
+	for c in $cpus; do
+		m=$(sched_model $arch "$c")
+		if [ "$m" = "$c" ]; then printf " own |"; else printf " %s's |" "$m"; fi
+	done
 	echo
 	echo "$CORES" | while read -r whose a file func blocks rpi; do
 		[ "${a%-*}" = "$arch" ] || continue
@@ -260,6 +307,7 @@ for arch in x86 arm64; do
 		s=$work/$func.s
 		if ! loop "$a" "$obj" "$func" >"$s"; then
 			echo "| $name | $blocks | absent: no loop in $func |"
+			echo "$func" >>"$work/noloop"
 			continue
 		fi
 		printf "| %s | %s | %s |" "$name" "$blocks" \
@@ -281,3 +329,8 @@ done
 } | tee "$out.new"
 mv "$out.new" "$out"
 echo "mca: wrote $out" >&2
+# A renamed core must not leave its row empty unseen.
+if [ -s "$work/noloop" ]; then
+	echo "mca: FAIL: no round loop found in $(tr '\n' ' ' <"$work/noloop")" >&2
+	exit 1
+fi
