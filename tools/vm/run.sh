@@ -92,7 +92,10 @@ append_fs="$append $noslowtests"
 fsboots=''
 if [ -n "$consumers" ]; then
 	append+=" chk_consumers=1"
-	vm_checks+=" 12 13"
+	# 12 and 13 once, whether --checks named them or not
+	for n in 12 13; do
+		[[ " $vm_checks " = *" $n "* ]] || vm_checks+=" $n"
+	done
 	timeout=${timeout:-900}
 	# 7.x's fscrypt encrypts contents through blk-crypto-fallback, whose
 	# transforms, once allocated, keep their driver for the whole boot:
