@@ -12,8 +12,10 @@
 #include <crypto/algapi.h>
 #include <crypto/internal/simd.h>
 #include <crypto/internal/skcipher.h>
+#include <linux/cpu.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/timex.h>
 #include <asm/simd.h>
@@ -46,12 +48,12 @@
 static int priority = -1;
 module_param(priority, int, 0444);
 MODULE_PARM_DESC(priority,
-		 "crypto API priority of the drivers (default 400 with SIMD; on arm64 400 on Neoverse-N1 and Cortex-A55, where a core is modelled faster than the kernel's, 250 on other CPUs; 200 for scalar only; in-tree SIMD drivers use 300, generic 100)");
+		 "crypto API priority of the drivers (default 400 with SIMD; on arm64 400 on Neoverse-N1, V1, V2, Cortex-A55 and A510, where a core is modelled faster than the kernel's, if every kind of CPU online is one of them, else 250; 200 for scalar only; in-tree SIMD drivers use 300, generic 100)");
 
 static char *impl;
 module_param(impl, charp, 0444);
 MODULE_PARM_DESC(impl,
-		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; not by default where the kernel prefers ymm: Skylake-X, Ice Lake, Tiger Lake) on x86-64; scalar, neon (6-block loop), neon4 (4-block loop; the default on Cortex-A55) on arm64 (default: best available)");
+		 "force an implementation no better than the CPU's: scalar, sse2, ssse3, avx2, avx512vl (AVX-512 on ymm), avx512 (zmm; not by default where the kernel prefers ymm: Skylake-X, Ice Lake, Tiger Lake) on x86-64; scalar, neon (6-block loop), neon4 (4-block loop; the default on Cortex-A55 and A510) on arm64 (default: best available)");
 
 static unsigned int stride;
 module_param(stride, uint, 0444);
@@ -126,21 +128,25 @@ static bool chacha_prefer_zmm(void)
 #if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
 /*
  * The arm64 policy.  No arm64 machine has timed these cores; we have
- * llvm-mca's model of each round loop (README, "arm64 (modelled)"):
- * cycles per block, ours over the kernel's chacha-neon-core.S (6.12), in
- * hundredths.  The project's rule is never to displace a faster driver:
+ * llvm-mca's model of each round loop (tools/bench/mca.sh, README "arm64
+ * (modelled)"): cycles per block, ours over the kernel's
+ * chacha-neon-core.S (6.12), in hundredths, for each CPU that has a
+ * scheduling model of its own in LLVM 19.  The Cortex-A72, A76, A78 and
+ * X1 run on LLVM's Cortex-A57 model and the Cortex-A710 on Neoverse-N2's:
+ * not modelled.  The project's rule is never to displace a faster driver:
  * the drivers go above the in-tree NEON driver (300) only where the
- * implementation in use is modelled at 0.95 of the kernel's or better.
- * That is "neon" (6-block loop) on Neoverse-N1, and "neon4" (4-block loop)
- * on Cortex-A55, where the 6-block loop is modelled slower and "neon4" is
- * the default.  On every other CPU, the Cortex-A72 and A76 (1.02) and
- * those never modelled included, 250: above generic, below the in-tree
- * NEON driver, which plain names then reach.
+ * implementation in use is modelled at 0.90 of the kernel's or better:
+ * "neon" (6-block loop) on Neoverse-N1, V1 and V2; "neon4" (4-block loop)
+ * on Cortex-A55 and A510, where the 6-block loop is modelled slower and
+ * "neon4" is the default.  On every other CPU, Neoverse-N2 (1.25)
+ * and those never modelled included, 250: above generic, below the
+ * in-tree NEON driver, which plain names then reach.
  *
- * One decision, from the MIDR of the CPU that loads the module, for all
- * CPUs: on a big.LITTLE system loaded on a Cortex-A55, its big cores run
- * "neon4" above the in-tree driver too; loaded on a big core (an A76,
- * say), the A55s run "neon" at 250.
+ * One decision for all CPUs, from the kinds of CPU online at load: 400
+ * only if every one of them is modelled that fast, and "neon4" only if
+ * every one prefers it.  A big.LITTLE phone (Cortex-A510 with A710 and X2
+ * cores, A55 with A76) therefore gets 250: its big cores are not modelled
+ * faster than the in-tree driver.
  */
 struct chacha_arm64_model {
 	struct midr_range midr;
@@ -154,18 +160,63 @@ struct chacha_arm64_model {
 	{ MIDR_ALL_VERSIONS(m), cpu, impl, loop, ratio }
 
 static const struct chacha_arm64_model chacha_arm64_models[] = {
-	CHACHA_MODEL(MIDR_NEOVERSE_N1, "Neoverse-N1", "neon", "6-block", 84),
+	CHACHA_MODEL(MIDR_NEOVERSE_N1, "Neoverse-N1", "neon", "6-block", 85),
 	CHACHA_MODEL(MIDR_NEOVERSE_N1, "Neoverse-N1", "neon4", "4-block", 125),
-	CHACHA_MODEL(MIDR_CORTEX_A76, "Cortex-A76", "neon", "6-block", 102),
-	CHACHA_MODEL(MIDR_CORTEX_A76, "Cortex-A76", "neon4", "4-block", 125),
-	CHACHA_MODEL(MIDR_CORTEX_A72, "Cortex-A72", "neon", "6-block", 102),
-	CHACHA_MODEL(MIDR_CORTEX_A72, "Cortex-A72", "neon4", "4-block", 125),
-	CHACHA_MODEL(MIDR_CORTEX_A55, "Cortex-A55", "neon", "6-block", 113),
+	CHACHA_MODEL(MIDR_NEOVERSE_V1, "Neoverse-V1", "neon", "6-block", 83),
+	CHACHA_MODEL(MIDR_NEOVERSE_V1, "Neoverse-V1", "neon4", "4-block", 125),
+	CHACHA_MODEL(MIDR_NEOVERSE_V2, "Neoverse-V2", "neon", "6-block", 83),
+	CHACHA_MODEL(MIDR_NEOVERSE_V2, "Neoverse-V2", "neon4", "4-block", 125),
+	CHACHA_MODEL(MIDR_NEOVERSE_N2, "Neoverse-N2", "neon", "6-block", 125),
+	CHACHA_MODEL(MIDR_NEOVERSE_N2, "Neoverse-N2", "neon4", "4-block", 125),
+	CHACHA_MODEL(MIDR_CORTEX_A55, "Cortex-A55", "neon", "6-block", 114),
 	CHACHA_MODEL(MIDR_CORTEX_A55, "Cortex-A55", "neon4", "4-block", 85),
+	CHACHA_MODEL(MIDR_CORTEX_A510, "Cortex-A510", "neon", "6-block", 105),
+	CHACHA_MODEL(MIDR_CORTEX_A510, "Cortex-A510", "neon4", "4-block", 57),
 };
 
 /* The highest ratio, in hundredths, that earns CHACHA_PRIORITY_SIMD. */
-#define CHACHA_MODEL_MAX_RATIO	95
+#define CHACHA_MODEL_MAX_RATIO	90
+
+/* The kinds of CPU online at load (their MIDRs, each once). */
+#define CHACHA_MAX_MIDRS	8
+static u32 chacha_midrs[CHACHA_MAX_MIDRS] __ro_after_init;
+static unsigned int chacha_nmidrs __ro_after_init;
+
+static void __init chacha_read_midr(void *midr)
+{
+	*(u32 *)midr = read_cpuid_id();
+}
+
+/*
+ * Collect them.  More kinds than CHACHA_MAX_MIDRS: the last slot holds a
+ * MIDR no model matches, so that the policy stays at 250.
+ */
+static void __init chacha_arm64_read_midrs(void)
+{
+	unsigned int i;
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		u32 midr = 0;
+
+		if (smp_call_function_single(cpu, chacha_read_midr, &midr, 1))
+			continue;
+		for (i = 0; i < chacha_nmidrs; i++)
+			if (chacha_midrs[i] == midr)
+				break;
+		if (i < chacha_nmidrs)
+			continue;
+		if (chacha_nmidrs == CHACHA_MAX_MIDRS) {
+			chacha_midrs[CHACHA_MAX_MIDRS - 1] = 0;
+			break;
+		}
+		chacha_midrs[chacha_nmidrs++] = midr;
+	}
+	cpus_read_unlock();
+	if (!chacha_nmidrs)
+		chacha_midrs[chacha_nmidrs++] = read_cpuid_id();
+}
 
 /* The model of implementation @name on the CPU with @midr, or NULL. */
 static const struct chacha_arm64_model *
@@ -183,43 +234,74 @@ chacha_arm64_model(u32 midr, const char *name)
 	return NULL;
 }
 
-/* "neon4" is modelled faster than "neon" on the CPU with @midr. */
-static bool chacha_prefer_neon4(u32 midr)
+/* "neon4" is modelled faster than "neon" on every CPU of @midrs. */
+static bool chacha_prefer_neon4(const u32 *midrs, unsigned int n)
 {
-	const struct chacha_arm64_model *m4 = chacha_arm64_model(midr, "neon4");
-	const struct chacha_arm64_model *m6 = chacha_arm64_model(midr, "neon");
+	unsigned int i;
 
-	return m4 && m6 && m4->ratio < m6->ratio;
+	for (i = 0; i < n; i++) {
+		const struct chacha_arm64_model *m4, *m6;
+
+		m4 = chacha_arm64_model(midrs[i], "neon4");
+		m6 = chacha_arm64_model(midrs[i], "neon");
+		if (!m4 || !m6 || m4->ratio >= m6->ratio)
+			return false;
+	}
+	return n > 0;
 }
 
-/* The default priority of SIMD implementation @p on the CPU with @midr. */
-static int chacha_arm64_prio(const struct chacha_impl *p, u32 midr)
+/*
+ * The first CPU of @midrs on which SIMD implementation @p is not modelled
+ * fast enough for CHACHA_PRIORITY_SIMD (its index), or @n if none.
+ */
+static unsigned int chacha_arm64_slower(const struct chacha_impl *p,
+					const u32 *midrs, unsigned int n)
 {
-	const struct chacha_arm64_model *m = chacha_arm64_model(midr, p->name);
+	unsigned int i;
 
-	if (m && m->ratio <= CHACHA_MODEL_MAX_RATIO)
+	for (i = 0; i < n; i++) {
+		const struct chacha_arm64_model *m;
+
+		m = chacha_arm64_model(midrs[i], p->name);
+		if (!m || m->ratio > CHACHA_MODEL_MAX_RATIO)
+			break;
+	}
+	return i;
+}
+
+/* The default priority of SIMD implementation @p on the CPUs of @midrs. */
+static int chacha_arm64_prio(const struct chacha_impl *p, const u32 *midrs,
+			     unsigned int n)
+{
+	if (n && chacha_arm64_slower(p, midrs, n) == n)
 		return CHACHA_PRIORITY_SIMD;
 	return CHACHA_PRIORITY_SLOWER;
 }
 
-/* That, on the CPU that loads the module; why, in @why. */
+/* That, on the CPUs online at load; why, in @why. */
 static int __init chacha_arm64_priority(const struct chacha_impl *p,
 					char *why, size_t size)
 {
-	u32 midr = read_cpuid_id();
+	unsigned int i = chacha_arm64_slower(p, chacha_midrs, chacha_nmidrs);
+	u32 midr = chacha_midrs[i < chacha_nmidrs ? i : 0];
 	const struct chacha_arm64_model *m = chacha_arm64_model(midr, p->name);
-	int prio = chacha_arm64_prio(p, midr);
+	int prio = chacha_arm64_prio(p, chacha_midrs, chacha_nmidrs);
 	bool faster = prio == CHACHA_PRIORITY_SIMD;
+	const char *kinds = "";
 
+	if (chacha_nmidrs > 1)
+		kinds = faster ? ", on every kind of CPU online" :
+			", on one kind of CPU online";
 	if (!m)
 		scnprintf(why, size,
-			  " (no core modelled faster than the in-tree NEON on this CPU, MIDR %#010x)",
-			  midr);
+			  " (no core modelled faster than the in-tree NEON on this CPU, MIDR %#010x%s)",
+			  midr, kinds);
 	else
 		scnprintf(why, size,
-			  " (%s: %s core modelled at %u.%02u of the kernel's%s)",
+			  " (%s: %s core modelled at %u.%02u of the kernel's%s%s)",
 			  m->cpu, m->loop, m->ratio / 100, m->ratio % 100,
-			  faster ? "" : ", not faster than the in-tree NEON");
+			  faster ? "" : ", not faster than the in-tree NEON",
+			  kinds);
 	return prio;
 }
 #endif
@@ -255,7 +337,7 @@ unsigned int chacha_cpu_features(void)
 	if (system_supports_fpsimd() && cpu_have_named_feature(ASIMD))
 		f |= CHACHA_CPU_NEON;
 #ifndef CONFIG_CPU_BIG_ENDIAN
-	if (chacha_prefer_neon4(read_cpuid_id()))
+	if (chacha_prefer_neon4(chacha_midrs, chacha_nmidrs))
 		f |= CHACHA_CPU_PREFER_NEON4;
 #endif
 #endif
@@ -457,11 +539,14 @@ static void __init chacha_log_stride(const struct chacha_impl *p,
 static int __init chacha_simd_mod_init(void)
 {
 	struct chacha_calibration cal;
-	const struct chacha_impl *p = chacha_choose_impl(chacha_cpu_features(),
-							 impl);
-	char why[128] = "";
+	const struct chacha_impl *p;
+	char why[160] = "";
 	int i, err;
 
+#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+	chacha_arm64_read_midrs();
+#endif
+	p = chacha_choose_impl(chacha_cpu_features(), impl);
 	if (IS_ERR(p))
 		return PTR_ERR(p);
 	chacha_impl = p;
@@ -556,17 +641,18 @@ unsigned int chacha_test_set_stride(const struct chacha_impl *p,
 EXPORT_SYMBOL_NS_GPL(chacha_test_set_stride, CHACHA_TEST_NS);
 
 #if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
-const struct chacha_impl *chacha_test_arm64_policy(u32 midr, const char *name,
-						   int *prio)
+const struct chacha_impl *chacha_test_arm64_policy(const u32 *midrs,
+						   unsigned int n,
+						   const char *name, int *prio)
 {
 	unsigned int have = CHACHA_CPU_NEON;
 	const struct chacha_impl *p;
 
-	if (chacha_prefer_neon4(midr))
+	if (chacha_prefer_neon4(midrs, n))
 		have |= CHACHA_CPU_PREFER_NEON4;
 	p = chacha_choose_impl(have, name);
 	if (!IS_ERR(p))
-		*prio = chacha_arm64_prio(p, midr);
+		*prio = chacha_arm64_prio(p, midrs, n);
 	return p;
 }
 EXPORT_SYMBOL_NS_GPL(chacha_test_arm64_policy, CHACHA_TEST_NS);

@@ -77,13 +77,14 @@ unsigned long chacha_test_simd_sections(void);
 
 #if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
 /*
- * The arm64 policy for a CPU with NEON and @midr: the implementation the
- * module would choose there (@name: as impl=@name would; NULL: by
- * default), and in *@prio the default priority that gets.  ERR_PTR() as
- * impl= would fail.
+ * The arm64 policy for a system with NEON whose online CPUs are of the
+ * @n kinds @midrs: the implementation the module would choose there
+ * (@name: as impl=@name would; NULL: by default), and in *@prio the
+ * default priority that gets.  ERR_PTR() as impl= would fail.
  */
-const struct chacha_impl *chacha_test_arm64_policy(u32 midr, const char *name,
-						   int *prio);
+const struct chacha_impl *chacha_test_arm64_policy(const u32 *midrs,
+						   unsigned int n,
+						   const char *name, int *prio);
 #endif
 
 #endif /* CHACHA20_SIMD_TEST_H */
