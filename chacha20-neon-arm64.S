@@ -34,6 +34,10 @@
 #include <linux/linkage.h>
 #include <linux/cfi_types.h>
 
+/* Poly1305's parts, for the one-pass ChaCha20-Poly1305 core at the end. */
+#define POLY1305_ARM64_MACROS_ONLY
+#include "poly1305-arm64.S"
+
 /* Counter lanes of the vector blocks: state[12] + {0, 1, 2, 3}. */
 	.section	.rodata
 	.p2align	4
@@ -241,6 +245,48 @@ sx15	.req	x20
 	step	7, DIAG_CDB, 8, DIAG_ABD, 7, DIAG_CDB
 .endm
 
+/*
+ * The one-pass ChaCha20-Poly1305 core's step: the vector step of \r on
+ * its columns, with four parts of a Poly1305 block (poly1305-arm64.S's
+ * numbers \pa .. \pd; those past the last part are nothing) between its
+ * groups of four instructions.
+ */
+.macro pstep r, x0, y0, z0, x1, y1, z1, x2, y2, z2, x3, y3, z3, \
+	     pa, pb, pc, pd
+	vstep_add	\x0, \y0
+	vstep_add	\x1, \y1
+	ppart		\pa
+	vstep_add	\x2, \y2
+	vstep_add	\x3, \y3
+	vstep_xor	\r, \x0, \z0, vt0
+	vstep_xor	\r, \x1, \z1, vt1
+	ppart		\pb
+	vstep_xor	\r, \x2, \z2, vt2
+	vstep_xor	\r, \x3, \z3, vt3
+	vstep_rot1	\r, \z0, vt0
+	vstep_rot1	\r, \z1, vt1
+	ppart		\pc
+	vstep_rot1	\r, \z2, vt2
+	vstep_rot1	\r, \z3, vt3
+	vstep_rot2	\r, \z0, vt0
+	vstep_rot2	\r, \z1, vt1
+	ppart		\pd
+	vstep_rot2	\r, \z2, vt2
+	vstep_rot2	\r, \z3, vt3
+.endm
+
+/* One vector double round with two Poly1305 blocks woven in. */
+.macro vdouble_p
+	pstep	16, COL_ABD, 0, 1, 2, 3
+	pstep	12, COL_CDB, 4, 5, 6, 7
+	pstep	8, COL_ABD, 8, 9, 10, 11
+	pstep	7, COL_CDB, 12, 13, 14, 15
+	pstep	16, DIAG_ABD, 0, 1, 2, 3
+	pstep	12, DIAG_CDB, 4, 5, 6, 7
+	pstep	8, DIAG_ABD, 8, 9, 10, 11
+	pstep	7, DIAG_CDB, 12, 13, 14, 15
+.endm
+
 /* vw0-vw15 = words 0-15 of the state, vw12 plus {0, 1, 2, 3}; uses x8. */
 .macro vload_state
 	adrp		x8, .Lctrinc
@@ -393,3 +439,48 @@ SYM_TYPED_FUNC_START(chacha20_6block_xor_neon)
 	mov		w22, #-1		/* no second switch */
 	b		.Lround6
 SYM_FUNC_END(chacha20_6block_xor_neon)
+
+/*
+ * void chachapoly_4block_xor_neon(const u32 *state, u8 *dst, const u8 *src,
+ *				   struct poly1305_core_state *st,
+ *				   const u8 *mac)
+ *
+ * chacha20_4block_xor_neon(state, dst, src, 20) over one 256-byte stride,
+ * with poly1305_blocks_arm64(st, mac, 16, 1) spread between its rounds:
+ * two blocks in each of the first eight double rounds, on the integer
+ * pipes, which the vector rounds leave idle.  @mac is @src or 256 bytes
+ * the call does not write (the stride before's output); it is read
+ * before @dst is written.  20 rounds only.
+ *
+ *	x0 = state, x1 = dst, x2 = src, x3 = st, x4 = mac
+ *
+ * Poly1305: h in x5-x7, r0, r1, rr1 in x9-x11, scratch x12-x16, hibit
+ * (1) in x17; the double round count in w8.  Caller-saved registers and
+ * v0-v7, v16-v31 only, no stack.  Called directly, never through a
+ * pointer.
+ */
+.macro ppart n
+.if \n < POLY1305_ARM64_PARTS
+	POLY1305_ARM64_PART \n, x4, x17, x5, x6, x7, x9, x10, x11, \
+			    x12, x13, x14, x15, x16
+.endif
+.endm
+
+SYM_FUNC_START(chachapoly_4block_xor_neon)
+	vload_state
+	POLY1305_ARM64_LOAD	x3, x5, x6, x7, x9, x10, x11
+	mov		x17, #1
+	mov		w8, #8			/* 8 x 2 blocks = 256 bytes */
+.Lpoly_round4:
+	vdouble_p
+	subs		w8, w8, #1
+	b.ne		.Lpoly_round4
+	mov		w8, #2			/* the last two double rounds */
+.Lplain_round4:
+	vdouble
+	subs		w8, w8, #1
+	b.ne		.Lplain_round4
+	POLY1305_ARM64_STORE	x3, x5, x6, x7
+	vstore_blocks
+	ret
+SYM_FUNC_END(chachapoly_4block_xor_neon)

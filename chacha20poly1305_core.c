@@ -61,6 +61,13 @@ const struct poly1305_impl poly1305_impls[] = {
 	  CHACHA_CPU_PREFER_ZMM, poly1305_blocks_x86_64_mulx,
 	  poly1305_blocks_avx512ifma, 32, 0, false },
 #endif
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+	/*
+	 * mul/umulh, the Poly1305 the stitched NEON core weaves into its
+	 * rounds; alone, for the AD, the tails and requests without SIMD.
+	 */
+	{ "arm64", 0, 0, poly1305_blocks_arm64, NULL, 0, 0, false },
+#endif
 #ifdef CHACHAPOLY_LIB_POLY1305
 	{ "lib", 0, 0, NULL, NULL, 0, 0, true },
 #endif
@@ -92,20 +99,29 @@ static __always_inline void poly1305_call(struct chachapoly_req *r,
 	else if (fn == poly1305_blocks_x86_64_mulx)
 		poly1305_blocks_x86_64_mulx(st, src, nblocks, 1);
 	else
-#endif
-		poly1305_core_blocks(st, src, nblocks, 1);
-#ifndef __x86_64__
+#elif defined(__aarch64__) && !defined(__AARCH64EB__)
+	if (fn == poly1305_blocks_arm64)
+		poly1305_blocks_arm64(st, src, nblocks, 1);
+	else
+#else
 	(void)fn;	/* C is the only Poly1305 here */
 #endif
+		poly1305_core_blocks(st, src, nblocks, 1);
 }
 
-/* Whether @ci and @pi have a core that stitches the two (AVX2, mulx). */
+/*
+ * Whether @ci and @pi have a core that stitches the two: AVX2 and mulx,
+ * NEON and mul/umulh.
+ */
 static bool chachapoly_stitches(const struct chacha_impl *ci,
 				const struct poly1305_impl *pi)
 {
 #ifdef __x86_64__
 	return ci->cores[0].fn == chacha20_8block_xor_avx2 &&
 	       pi->scalar == poly1305_blocks_x86_64_mulx && !pi->simd;
+#elif defined(__aarch64__) && !defined(__AARCH64EB__)
+	return (ci->needs & CHACHA_CPU_NEON) &&
+	       pi->scalar == poly1305_blocks_arm64 && !pi->simd;
 #else
 	(void)ci;	/* no stitched core here */
 	(void)pi;
@@ -230,7 +246,8 @@ static void chachapoly_text(struct chachapoly_req *r, const u8 *ct,
 /*
  * The whole strides of @len bytes, in a SIMD section, through a core that
  * stitches Poly1305 into the ChaCha20 rounds, where @r's pair has one
- * (today AVX2 with mulx): returns the bytes done, 0 for other pairs.  The
+ * (AVX2 with mulx, NEON with mul/umulh): returns the bytes done, 0 for
+ * other pairs.  The
  * MAC stays in order: decrypting, each stride's ciphertext while it is
  * deciphered; encrypting (@mac_dst), the stride before's output while the
  * next one is enciphered, and the last stride's after.
@@ -241,6 +258,8 @@ static void chachapoly_stride(struct chachapoly_req *r, u8 *dst,
 {
 #ifdef __x86_64__
 	chachapoly_8block_xor_avx2(r->state, dst, src, &r->poly, mac);
+#elif defined(__aarch64__) && !defined(__AARCH64EB__)
+	chachapoly_4block_xor_neon(r->state, dst, src, &r->poly, mac);
 #else
 	(void)r;	/* no stitched core here */
 	(void)dst;

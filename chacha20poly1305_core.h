@@ -73,8 +73,26 @@ asmlinkage void chachapoly_8block_xor_avx2(const u32 *state, u8 *dst,
 					   const u8 *mac);
 #endif
 
-/* The bytes of the stitched cores' strides. */
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+/*
+ * chacha20_4block_xor_neon(@state, @dst, @src, 20) over one 256-byte
+ * stride with Poly1305 of the 16 blocks at @mac (@src, or bytes the call
+ * does not write) spread between its rounds, as
+ * poly1305_blocks_arm64(@st, @mac, 16, 1) (chacha20-neon-arm64.S).  Inside
+ * a SIMD section; only reads @state.
+ */
+asmlinkage void chachapoly_4block_xor_neon(const u32 *state, u8 *dst,
+					   const u8 *src,
+					   struct poly1305_core_state *st,
+					   const u8 *mac);
+#endif
+
+/* The bytes of the stitched cores' strides: 8 AVX2 blocks, 4 NEON ones. */
+#ifdef __x86_64__
 #define CHACHAPOLY_STITCH_BYTES	512
+#else
+#define CHACHAPOLY_STITCH_BYTES	256
+#endif
 
 /* All Poly1305 implementations, lowest first; poly1305_impls[0] is C. */
 extern const struct poly1305_impl poly1305_impls[];

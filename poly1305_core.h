@@ -72,6 +72,16 @@ asmlinkage void poly1305_blocks_avx512ifma(struct poly1305_core_state *st,
 					   u32 hibit);
 #endif
 
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+/*
+ * poly1305_core_blocks() in arm64 assembly with mul and umulh
+ * (poly1305-arm64.S), on the same state.  Uses no vector register.
+ */
+asmlinkage void poly1305_blocks_arm64(struct poly1305_core_state *st,
+				      const u8 *src, unsigned int nblocks,
+				      u32 hibit);
+#endif
+
 /* Any lengths: whole blocks go straight through, the rest is buffered. */
 struct poly1305_core_ctx {
 	struct poly1305_core_state st;

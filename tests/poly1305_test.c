@@ -33,12 +33,13 @@
  *              the reference
  *   wipe       poly1305_core_final() leaves the context all zero
  *
- * On x86-64 the same inputs also go through each block function of
- * p1305_impls[] that the CPU runs (a SKIPPED line for each other one):
+ * The same inputs also go through each block function of p1305_impls[]
+ * that the CPU runs (a SKIPPED line for each other one): on x86-64
  * poly1305_blocks_x86_64_mulx() (poly1305-x86_64.S, BMI2 and ADX) and
  * poly1305_blocks_avx512ifma() (poly1305-avx512ifma-x86_64.S, AVX512F,
  * AVX512VL and AVX512IFMA), with failure lines "FAIL poly1305-mulx/GROUP"
- * and "FAIL poly1305-ifma/GROUP".  Each runs in the block API alone, with
+ * and "FAIL poly1305-ifma/GROUP"; on arm64 poly1305_blocks_arm64()
+ * (poly1305-arm64.S), "FAIL poly1305-arm64/GROUP".  Each runs in the block API alone, with
  * a last partial block padded as poly1305_core_final() pads it, and its
  * state goes to poly1305_core_emit() for the tag, which is compared with
  * RFC 8439's or the reference's, never with poly1305_core.c's:
@@ -56,10 +57,10 @@
  *   random     as the random group (the same runs)
  *   long       as the long group, in one call
  *
- * Only the group "state", of a function with .with_state (mulx), compares
- * with the C core: h reduced modulo p after every call of the groups
- * above and from chosen and random starting h (h2 <= 4, up to all ones),
- * and h2 <= 4 on return.
+ * Only the group "state", of a function with .with_state (mulx, arm64),
+ * compares with the C core: h reduced modulo p after every call of the
+ * groups above and from chosen and random starting h (h2 <= 4, up to all
+ * ones), and h2 <= 4 on return.
  *
  * The random data is drawn the same whichever functions the CPU runs.
  */
@@ -128,7 +129,15 @@ static bool cpu_has_ifma(void)
 }
 #endif
 
-/* Ends with an entry without a name (the only one off x86-64). */
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+/* Every arm64 CPU runs mul and umulh. */
+static bool cpu_always(void)
+{
+	return true;
+}
+#endif
+
+/* Ends with an entry without a name (the only one elsewhere). */
 static struct p1305_impl p1305_impls[] = {
 #ifdef __x86_64__
 	{
@@ -146,6 +155,17 @@ static struct p1305_impl p1305_impls[] = {
 		.needs = "AVX512F, AVX512VL or AVX512IFMA",
 		.blocks = poly1305_blocks_avx512ifma,
 		.cpu_ok = cpu_has_ifma,
+	},
+#endif
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+	{
+		.name = "poly1305-arm64",
+		.func = "poly1305_blocks_arm64()",
+		.needs = "nothing",
+		.blocks = poly1305_blocks_arm64,
+		.cpu_ok = cpu_always,
+		.with_state = true,
+		.state = { .impl = "poly1305-arm64", .name = "state" },
 	},
 #endif
 	{ .name = NULL }
