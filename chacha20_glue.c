@@ -48,7 +48,7 @@
 static int priority = -1;
 module_param(priority, int, 0444);
 MODULE_PARM_DESC(priority,
-		 "crypto API priority of the drivers (default 400 with SIMD; on arm64 400 on Neoverse-N1, V1, V2, Cortex-A55 and A510, where a core is modelled faster than the kernel's, if every kind of CPU online is one of them, else 250; 200 for scalar only; in-tree SIMD drivers use 300, generic 100)");
+		 "crypto API priority of the drivers (default 400 with SIMD; on arm64 400 on Neoverse-N1, V1, V2, Cortex-A55 and A510, where a core is modelled faster than the kernel's, if every kind of CPU online is one of them, else 250, and the AEADs only where modelled faster than the kernel's template (Cortex-A510) unless this is set; 200 for scalar only; in-tree SIMD drivers use 300, generic 100)");
 
 static char *impl;
 module_param(impl, charp, 0444);
@@ -63,7 +63,7 @@ MODULE_PARM_DESC(stride,
 static char *poly1305;
 module_param(poly1305, charp, 0444);
 MODULE_PARM_DESC(poly1305,
-		 "force the AEADs' Poly1305: c, mulx (BMI2 and ADX), ifma (AVX-512 IFMA; not by default where the kernel prefers ymm), lib (the kernel's library) on x86-64; c on arm64 (default: best available, with the kernel's library for long requests where that is faster)");
+		 "force the AEADs' Poly1305: c, mulx (BMI2 and ADX), ifma (AVX-512 IFMA; not by default where the kernel prefers ymm), lib (the kernel's library) on x86-64; c, arm64 (mul/umulh, stitched into the NEON rounds) on arm64 (default: best available, with the kernel's library for long requests where that is faster)");
 
 #ifdef CHACHA_TEST_HOOKS
 /* kunit/ switches it between requests (CHACHA_TEST_HOOKS: see Kbuild). */
@@ -128,8 +128,8 @@ static bool chacha_prefer_zmm(void)
 #if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
 /*
  * The arm64 policy.  No arm64 machine has timed these cores; we have
- * llvm-mca's model of each round loop (tools/bench/mca.sh, README "arm64
- * (modelled)"): cycles per block, ours over the kernel's
+ * llvm-mca's model of each call, loops unrolled (tools/bench/mca.sh,
+ * README "arm64 (modelled)"): cycles per 4 KiB, ours over the kernel's
  * chacha-neon-core.S (6.12), in hundredths, for each CPU that has a
  * scheduling model of its own in LLVM 19.  The Cortex-A72, A76, A78 and
  * X1 run on LLVM's Cortex-A57 model and the Cortex-A710 on Neoverse-N2's:
@@ -138,7 +138,7 @@ static bool chacha_prefer_zmm(void)
  * implementation in use is modelled at 0.90 of the kernel's or better:
  * "neon" (6-block loop) on Neoverse-N1, V1 and V2; "neon4" (4-block loop)
  * on Cortex-A55 and A510, where the 6-block loop is modelled slower and
- * "neon4" is the default.  On every other CPU, Neoverse-N2 (1.25)
+ * "neon4" is the default.  On every other CPU, Neoverse-N2 (1.15)
  * and those never modelled included, 250: above generic, below the
  * in-tree NEON driver, which plain names then reach.
  *
@@ -147,6 +147,18 @@ static bool chacha_prefer_zmm(void)
  * every one prefers it.  A big.LITTLE phone (Cortex-A510 with A710 and X2
  * cores, A55 with A76) therefore gets 250: its big cores are not modelled
  * faster than the in-tree driver.
+ *
+ * The AEADs likewise: the one-pass ChaCha20-Poly1305 (NEON rounds with
+ * mul/umulh Poly1305 woven in) over the rfc7539 template's two passes on
+ * the in-tree NEON ChaCha20 and Poly1305, per 1420 and per 4096 bytes,
+ * the worse of the two and of encrypting and decrypting (.aead; 0: not
+ * modelled).  They are registered only where that is 0.80 or better on
+ * every kind of CPU online, today the Cortex-A510 alone; nowhere else,
+ * since even a low priority would win every lookup that finds no
+ * template instance yet.  On the wide cores the stitching hides the
+ * Poly1305 (V1, V2, N2) but the 4-block rounds under it are slower than
+ * the kernel's 4+1, and a request pays a 4-block call for its Poly1305
+ * key: 0.94 to 1.05 of the template.
  */
 struct chacha_arm64_model {
 	struct midr_range midr;
@@ -154,28 +166,31 @@ struct chacha_arm64_model {
 	const char *impl;	/* in chacha_impls[] */
 	const char *loop;	/* its widest core */
 	unsigned int ratio;	/* ours over the kernel's, in hundredths */
+	unsigned int aead;	/* the AEAD's over the template's, or 0 */
 };
 
-#define CHACHA_MODEL(m, cpu, impl, loop, ratio) \
-	{ MIDR_ALL_VERSIONS(m), cpu, impl, loop, ratio }
+#define CHACHA_MODEL(m, cpu, impl, loop, ratio, aead) \
+	{ MIDR_ALL_VERSIONS(m), cpu, impl, loop, ratio, aead }
 
 static const struct chacha_arm64_model chacha_arm64_models[] = {
-	CHACHA_MODEL(MIDR_NEOVERSE_N1, "Neoverse-N1", "neon", "6-block", 85),
-	CHACHA_MODEL(MIDR_NEOVERSE_N1, "Neoverse-N1", "neon4", "4-block", 125),
-	CHACHA_MODEL(MIDR_NEOVERSE_V1, "Neoverse-V1", "neon", "6-block", 83),
-	CHACHA_MODEL(MIDR_NEOVERSE_V1, "Neoverse-V1", "neon4", "4-block", 125),
-	CHACHA_MODEL(MIDR_NEOVERSE_V2, "Neoverse-V2", "neon", "6-block", 83),
-	CHACHA_MODEL(MIDR_NEOVERSE_V2, "Neoverse-V2", "neon4", "4-block", 125),
-	CHACHA_MODEL(MIDR_NEOVERSE_N2, "Neoverse-N2", "neon", "6-block", 125),
-	CHACHA_MODEL(MIDR_NEOVERSE_N2, "Neoverse-N2", "neon4", "4-block", 125),
-	CHACHA_MODEL(MIDR_CORTEX_A55, "Cortex-A55", "neon", "6-block", 114),
-	CHACHA_MODEL(MIDR_CORTEX_A55, "Cortex-A55", "neon4", "4-block", 85),
-	CHACHA_MODEL(MIDR_CORTEX_A510, "Cortex-A510", "neon", "6-block", 105),
-	CHACHA_MODEL(MIDR_CORTEX_A510, "Cortex-A510", "neon4", "4-block", 57),
+	CHACHA_MODEL(MIDR_NEOVERSE_N1, "Neoverse-N1", "neon", "6-block", 87, 105),
+	CHACHA_MODEL(MIDR_NEOVERSE_N1, "Neoverse-N1", "neon4", "4-block", 121, 105),
+	CHACHA_MODEL(MIDR_NEOVERSE_V1, "Neoverse-V1", "neon", "6-block", 83, 100),
+	CHACHA_MODEL(MIDR_NEOVERSE_V1, "Neoverse-V1", "neon4", "4-block", 120, 100),
+	CHACHA_MODEL(MIDR_NEOVERSE_V2, "Neoverse-V2", "neon", "6-block", 83, 100),
+	CHACHA_MODEL(MIDR_NEOVERSE_V2, "Neoverse-V2", "neon4", "4-block", 113, 100),
+	CHACHA_MODEL(MIDR_NEOVERSE_N2, "Neoverse-N2", "neon", "6-block", 115, 94),
+	CHACHA_MODEL(MIDR_NEOVERSE_N2, "Neoverse-N2", "neon4", "4-block", 120, 94),
+	CHACHA_MODEL(MIDR_CORTEX_A55, "Cortex-A55", "neon", "6-block", 111, 92),
+	CHACHA_MODEL(MIDR_CORTEX_A55, "Cortex-A55", "neon4", "4-block", 82, 92),
+	CHACHA_MODEL(MIDR_CORTEX_A510, "Cortex-A510", "neon", "6-block", 101, 62),
+	CHACHA_MODEL(MIDR_CORTEX_A510, "Cortex-A510", "neon4", "4-block", 58, 62),
 };
 
 /* The highest ratio, in hundredths, that earns CHACHA_PRIORITY_SIMD. */
 #define CHACHA_MODEL_MAX_RATIO	90
+/* The highest AEAD ratio, in hundredths, that registers the AEADs. */
+#define CHACHAPOLY_MODEL_MAX_RATIO	80
 
 /* The kinds of CPU online at load (their MIDRs, each once). */
 #define CHACHA_MAX_MIDRS	8
@@ -269,6 +284,25 @@ static unsigned int chacha_arm64_slower(const struct chacha_impl *p,
 	return i;
 }
 
+/*
+ * The first CPU of @midrs on which the AEADs on @p are not modelled at
+ * CHACHAPOLY_MODEL_MAX_RATIO or better (its index), or @n if none.
+ */
+static unsigned int chacha_arm64_aead_slower(const struct chacha_impl *p,
+					     const u32 *midrs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		const struct chacha_arm64_model *m;
+
+		m = chacha_arm64_model(midrs[i], p->name);
+		if (!m || !m->aead || m->aead > CHACHAPOLY_MODEL_MAX_RATIO)
+			break;
+	}
+	return i;
+}
+
 /* The default priority of SIMD implementation @p on the CPUs of @midrs. */
 static int chacha_arm64_prio(const struct chacha_impl *p, const u32 *midrs,
 			     unsigned int n)
@@ -303,6 +337,39 @@ static int __init chacha_arm64_priority(const struct chacha_impl *p,
 			  faster ? "" : ", not faster than the in-tree NEON",
 			  kinds);
 	return prio;
+}
+#endif
+
+#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+bool __init chacha_aead_modelled_faster(const struct chacha_impl *ci,
+					char *why, size_t size)
+{
+	unsigned int i = chacha_arm64_aead_slower(ci, chacha_midrs,
+						  chacha_nmidrs);
+	u32 midr = chacha_midrs[i < chacha_nmidrs ? i : 0];
+	const struct chacha_arm64_model *m = chacha_arm64_model(midr,
+								 ci->name);
+	bool faster = chacha_nmidrs && i == chacha_nmidrs;
+
+	if (!m || !m->aead)
+		scnprintf(why, size,
+			  " (not modelled faster than the template on the in-tree NEON drivers on this CPU, MIDR %#010x)",
+			  midr);
+	else
+		scnprintf(why, size,
+			  " (%s: modelled at %u.%02u of the template's two passes%s%s)",
+			  m->cpu, m->aead / 100, m->aead % 100,
+			  faster ? "" : ", not fast enough",
+			  chacha_nmidrs > 1 ? (faster ?
+				", on every kind of CPU online" :
+				", on one kind of CPU online") : "");
+	return faster;
+}
+#else
+bool __init chacha_aead_modelled_faster(const struct chacha_impl *ci,
+					char *why, size_t size)
+{
+	return true;
 }
 #endif
 
@@ -541,6 +608,7 @@ static int __init chacha_simd_mod_init(void)
 	struct chacha_calibration cal;
 	const struct chacha_impl *p;
 	char why[160] = "";
+	bool priority_set;
 	int i, err;
 
 #if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
@@ -550,6 +618,7 @@ static int __init chacha_simd_mod_init(void)
 	if (IS_ERR(p))
 		return PTR_ERR(p);
 	chacha_impl = p;
+	priority_set = priority >= 0;
 	if (priority < 0)
 		priority = chacha_default_priority(p, why, sizeof(why));
 	else if (IS_ENABLED(CONFIG_ARM64))
@@ -592,8 +661,8 @@ static int __init chacha_simd_mod_init(void)
 	err = crypto_register_skciphers(chacha_algs, ARRAY_SIZE(chacha_algs));
 	if (err)
 		return err;
-	err = chachapoly_register(p, priority, chacha_cpu_features(),
-				  poly1305);
+	err = chachapoly_register(p, priority, priority_set,
+				  chacha_cpu_features(), poly1305);
 	if (err)
 		crypto_unregister_skciphers(chacha_algs,
 					    ARRAY_SIZE(chacha_algs));
@@ -643,7 +712,8 @@ EXPORT_SYMBOL_NS_GPL(chacha_test_set_stride, CHACHA_TEST_NS);
 #if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
 const struct chacha_impl *chacha_test_arm64_policy(const u32 *midrs,
 						   unsigned int n,
-						   const char *name, int *prio)
+						   const char *name, int *prio,
+						   bool *aead)
 {
 	unsigned int have = CHACHA_CPU_NEON;
 	const struct chacha_impl *p;
@@ -651,8 +721,10 @@ const struct chacha_impl *chacha_test_arm64_policy(const u32 *midrs,
 	if (chacha_prefer_neon4(midrs, n))
 		have |= CHACHA_CPU_PREFER_NEON4;
 	p = chacha_choose_impl(have, name);
-	if (!IS_ERR(p))
+	if (!IS_ERR(p)) {
 		*prio = chacha_arm64_prio(p, midrs, n);
+		*aead = n && chacha_arm64_aead_slower(p, midrs, n) == n;
+	}
 	return p;
 }
 EXPORT_SYMBOL_NS_GPL(chacha_test_arm64_policy, CHACHA_TEST_NS);

@@ -22,12 +22,23 @@ extern const struct chacha_impl *chacha_impl;
 unsigned int chacha_cpu_features(void);
 
 /*
+ * Whether the AEADs on @ci are faster than the rfc7539 template on the
+ * in-tree drivers: always on x86-64; on arm64 where they are modelled so
+ * on every kind of CPU online (chacha20_glue.c).  Why (or why not), for
+ * the log, in @why (x86-64: nothing).
+ */
+bool __init chacha_aead_modelled_faster(const struct chacha_impl *ci,
+					char *why, size_t size);
+
+/*
  * Register the AEADs on @ci, above the template's instance on the
  * skciphers at @priority, with the best Poly1305 of a CPU with @have, or
- * @poly_name's.
+ * @poly_name's.  By default (@priority_set false) on arm64 only where
+ * chacha_aead_modelled_faster(), and then above the in-tree drivers.
  */
 int __init chachapoly_register(const struct chacha_impl *ci, int priority,
-			       unsigned int have, const char *poly_name);
+			       bool priority_set, unsigned int have,
+			       const char *poly_name);
 void chachapoly_unregister(void);
 
 #endif /* CHACHA20_GLUE_H */

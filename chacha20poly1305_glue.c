@@ -253,28 +253,44 @@ chachapoly_choose_poly(unsigned int have, const char *name)
  */
 #define CHACHAPOLY_POLY_PRIORITY_MAX	300
 
+/* Whether chachapoly_register() registered the AEADs. */
+static bool chachapoly_registered __ro_after_init;
+
 int __init chachapoly_register(const struct chacha_impl *ci, int priority,
-			       unsigned int have, const char *poly_name)
+			       bool priority_set, unsigned int have,
+			       const char *poly_name)
 {
 	const struct poly1305_impl *pi = chachapoly_choose_poly(have,
 								 poly_name);
 	int prio = max(priority,
 		       (priority + CHACHAPOLY_POLY_PRIORITY_MAX) / 2) + 1;
-	int i;
+	char why[160] = "";
+	int i, err;
 
 	BUILD_BUG_ON(ARRAY_SIZE(chachapoly_prefix) !=
 		     ARRAY_SIZE(chachapoly_algs));
 	if (IS_ERR(pi))
 		return PTR_ERR(pi);
-	/*
-	 * arm64 has no Poly1305 of the module's in assembly yet: the template
-	 * on the in-tree NEON drivers would beat NEON ChaCha20 with Poly1305
-	 * in C, and no lookup must find the slower one.
-	 */
-	if (!IS_ENABLED(CONFIG_X86_64)) {
-		pr_info("no ChaCha20-Poly1305 on this architecture yet\n");
+	/* No core of the module's anywhere else: the template's is faster. */
+	if (!IS_ENABLED(CONFIG_X86_64) && !IS_ENABLED(CONFIG_ARM64)) {
+		pr_info("no ChaCha20-Poly1305 on this architecture\n");
 		return 0;
 	}
+	/*
+	 * arm64 by default: only where modelled faster than the template on
+	 * the in-tree drivers, and then above the in-tree NEON ChaCha20
+	 * (300), whose template instance has its priority on 7.x.  With
+	 * priority= set: as on x86-64.
+	 */
+	if (!priority_set &&
+	    !chacha_aead_modelled_faster(ci, why, sizeof(why))) {
+		pr_info("no ChaCha20-Poly1305 on %s%s\n", ci->name, why);
+		return 0;
+	}
+	if (IS_ENABLED(CONFIG_ARM64) && priority_set)
+		strscpy(why, " (set by priority=)", sizeof(why));
+	else if (IS_ENABLED(CONFIG_ARM64))
+		prio = max(prio, CHACHAPOLY_POLY_PRIORITY_MAX + 1);
 	chachapoly_pi = pi;
 	for (i = 0; i < ARRAY_SIZE(chachapoly_algs); i++) {
 		struct crypto_alg *base = &chachapoly_algs[i].base;
@@ -285,18 +301,20 @@ int __init chachapoly_register(const struct chacha_impl *ci, int priority,
 			 ci->name, pi->name);
 	}
 	if (chachapoly_poly_for(ci, pi, UINT_MAX) != pi)
-		pr_info("ChaCha20-Poly1305 on %s and Poly1305 %s, the kernel's library from %u bytes, priority %d\n",
-			ci->name, pi->name, pi->lib_from, prio);
+		pr_info("ChaCha20-Poly1305 on %s and Poly1305 %s, the kernel's library from %u bytes, priority %d%s\n",
+			ci->name, pi->name, pi->lib_from, prio, why);
 	else
-		pr_info("ChaCha20-Poly1305 on %s and Poly1305 %s, priority %d\n",
-			ci->name, pi->name, prio);
-	return crypto_register_aeads(chachapoly_algs,
-				     ARRAY_SIZE(chachapoly_algs));
+		pr_info("ChaCha20-Poly1305 on %s and Poly1305 %s, priority %d%s\n",
+			ci->name, pi->name, prio, why);
+	err = crypto_register_aeads(chachapoly_algs,
+				    ARRAY_SIZE(chachapoly_algs));
+	chachapoly_registered = !err;
+	return err;
 }
 
 void chachapoly_unregister(void)
 {
-	if (IS_ENABLED(CONFIG_X86_64))
+	if (chachapoly_registered)
 		crypto_unregister_aeads(chachapoly_algs,
 					ARRAY_SIZE(chachapoly_algs));
 }
@@ -357,7 +375,8 @@ EXPORT_SYMBOL_NS_GPL(chacha_test_poly1305, CHACHA_TEST_NS);
 
 /*
  * Where the AEADs are registered: a lookup that finds no driver loads the
- * module (dm-crypt, IPsec and kTLS ask for these names).
+ * module (dm-crypt, IPsec and kTLS ask for these names).  Not on arm64,
+ * where most CPUs get no AEAD of the module's.
  */
 #ifdef CONFIG_X86_64
 MODULE_ALIAS_CRYPTO("rfc7539(chacha20,poly1305)");

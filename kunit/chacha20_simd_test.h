@@ -79,12 +79,14 @@ unsigned long chacha_test_simd_sections(void);
 /*
  * The arm64 policy for a system with NEON whose online CPUs are of the
  * @n kinds @midrs: the implementation the module would choose there
- * (@name: as impl=@name would; NULL: by default), and in *@prio the
- * default priority that gets.  ERR_PTR() as impl= would fail.
+ * (@name: as impl=@name would; NULL: by default), in *@prio the default
+ * priority that gets, and in *@aead whether the AEADs on it would be
+ * registered.  ERR_PTR() as impl= would fail.
  */
 const struct chacha_impl *chacha_test_arm64_policy(const u32 *midrs,
 						   unsigned int n,
-						   const char *name, int *prio);
+						   const char *name, int *prio,
+						   bool *aead);
 #endif
 
 #endif /* CHACHA20_SIMD_TEST_H */

@@ -407,12 +407,14 @@ static void ct_names(struct kunit *test)
 /*
  * The arm64 policy on CPUs that QEMU cannot be (Cortex-A55) or that the VM
  * checks do not boot: given the kinds of CPU online (their MIDRs), the
- * implementation chosen and the default priority.  400 only where that
- * implementation's loop is modelled at 0.90 of the kernel's or better on
- * every kind, by LLVM 19's own model of that CPU (README, "arm64
- * (modelled)"; tools/bench/mca.sh): not on the Cortex-A72, A76 or A710,
- * which run on other CPUs' models.  The MIDRs are written out here, real
- * ones but the last.
+ * implementation chosen, the default priority and whether the AEADs are
+ * registered.  400 only where that implementation is modelled at 0.90 of
+ * the kernel's or better on every kind, by LLVM 19's own model of that
+ * CPU (README, "arm64 (modelled)"; tools/bench/mca.sh): not on the
+ * Cortex-A72, A76 or A710, which run on other CPUs' models.  The AEADs
+ * only where modelled at 0.80 of the template's two passes or better on
+ * every kind: the Cortex-A510 alone.  The MIDRs are written out here,
+ * real ones but the last.
  */
 struct ct_policy {
 	u32 midrs[3];		/* the kinds online; 0: none */
@@ -420,43 +422,47 @@ struct ct_policy {
 	const char *impl;	/* impl=, or NULL */
 	const char *want;
 	int prio;
+	bool aead;
 };
 
 static const struct ct_policy ct_policies[] = {
-	{ { 0x413fd0c1 }, "Neoverse-N1 r3p1", NULL, "neon", 400 },
-	{ { 0x413fd0c1 }, "Neoverse-N1 r3p1", "neon4", "neon4", 250 },
-	{ { 0x411fd401 }, "Neoverse-V1 r1p1", NULL, "neon", 400 },
-	{ { 0x411fd401 }, "Neoverse-V1 r1p1", "neon4", "neon4", 250 },
-	{ { 0x410fd4f1 }, "Neoverse-V2 r0p1", NULL, "neon", 400 },
-	{ { 0x410fd493 }, "Neoverse-N2 r0p3", NULL, "neon", 250 },
-	{ { 0x411fd050 }, "Cortex-A55 r1p0", NULL, "neon4", 400 },
-	{ { 0x412fd050 }, "Cortex-A55 r2p0", NULL, "neon4", 400 },
-	{ { 0x411fd050 }, "Cortex-A55 r1p0", "neon", "neon", 250 },
-	{ { 0x411fd460 }, "Cortex-A510 r1p0", NULL, "neon4", 400 },
-	{ { 0x411fd460 }, "Cortex-A510 r1p0", "neon", "neon", 250 },
+	{ { 0x413fd0c1 }, "Neoverse-N1 r3p1", NULL, "neon", 400, false },
+	{ { 0x413fd0c1 }, "Neoverse-N1 r3p1", "neon4", "neon4", 250, false },
+	{ { 0x411fd401 }, "Neoverse-V1 r1p1", NULL, "neon", 400, false },
+	{ { 0x411fd401 }, "Neoverse-V1 r1p1", "neon4", "neon4", 250, false },
+	{ { 0x410fd4f1 }, "Neoverse-V2 r0p1", NULL, "neon", 400, false },
+	{ { 0x410fd493 }, "Neoverse-N2 r0p3", NULL, "neon", 250, false },
+	{ { 0x411fd050 }, "Cortex-A55 r1p0", NULL, "neon4", 400, false },
+	{ { 0x412fd050 }, "Cortex-A55 r2p0", NULL, "neon4", 400, false },
+	{ { 0x411fd050 }, "Cortex-A55 r1p0", "neon", "neon", 250, false },
+	{ { 0x411fd460 }, "Cortex-A510 r1p0", NULL, "neon4", 400, true },
+	{ { 0x411fd460 }, "Cortex-A510 r1p0", "neon", "neon", 250, true },
+	{ { 0x410fd461, 0x411fd460 }, "Cortex-A510 r0p1 and r1p0", NULL,
+	  "neon4", 400, true },
 	{ { 0x411fd050, 0x412fd050 }, "Cortex-A55 r1p0 and r2p0", NULL,
-	  "neon4", 400 },
+	  "neon4", 400, false },
 	{ { 0x411fd050, 0x414fd0b1 }, "Cortex-A55 with A76 (big.LITTLE)",
-	  NULL, "neon", 250 },
+	  NULL, "neon", 250, false },
 	{ { 0x411fd460, 0x412fd470, 0x412fd480 },
-	  "Cortex-A510 with A710 and X2", NULL, "neon", 250 },
+	  "Cortex-A510 with A710 and X2", NULL, "neon", 250, false },
 	{ { 0x413fd0c1, 0x411fd401 }, "Neoverse-N1 with V1 (made up)", NULL,
-	  "neon", 400 },
+	  "neon", 400, false },
 	{ { 0x413fd0c1, 0x410fd493 }, "Neoverse-N1 with N2 (made up)", NULL,
-	  "neon", 250 },
+	  "neon", 250, false },
 	{ { 0x411fd050, 0x411fd460 }, "Cortex-A55 with A510 (made up)", NULL,
-	  "neon4", 400 },
+	  "neon4", 400, false },
 	{ { 0x412fd470 }, "Cortex-A710 r2p0 (Neoverse-N2's model)", NULL,
-	  "neon", 250 },
+	  "neon", 250, false },
 	{ { 0x410fd083 }, "Cortex-A72 r0p3 (Cortex-A57's model)", NULL, "neon",
-	  250 },
-	{ { 0x410fd083 }, "Cortex-A72 r0p3", "neon4", "neon4", 250 },
+	  250, false },
+	{ { 0x410fd083 }, "Cortex-A72 r0p3", "neon4", "neon4", 250, false },
 	{ { 0x414fd0b1 }, "Cortex-A76 r4p1 (Cortex-A57's model)", NULL, "neon",
-	  250 },
-	{ { 0x411fd070 }, "Cortex-A57 r1p0 (not modelled)", NULL, "neon", 250 },
-	{ { 0x000f0510 }, "QEMU max", NULL, "neon", 250 },
+	  250, false },
+	{ { 0x411fd070 }, "Cortex-A57 r1p0 (not modelled)", NULL, "neon", 250,
+	  false },
+	{ { 0x000f0510 }, "QEMU max", NULL, "neon", 250, false },
 	{ { 0x510fd050 }, "Arm's A55 part number, implementer 0x51 (made up)",
-	  NULL, "neon", 250 },
+	  NULL, "neon", 250, false },
 };
 
 static void ct_arm64_policy(struct kunit *test)
@@ -468,18 +474,21 @@ static void ct_arm64_policy(struct kunit *test)
 		const struct chacha_impl *p;
 		unsigned int n = 0;
 		int prio = -1;
+		bool aead = !c->aead;
 
 		while (n < ARRAY_SIZE(c->midrs) && c->midrs[n])
 			n++;
-		p = chacha_test_arm64_policy(c->midrs, n, c->impl, &prio);
+		p = chacha_test_arm64_policy(c->midrs, n, c->impl, &prio,
+					     &aead);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(p), "%s: %ld", c->cpu,
 				       PTR_ERR(p));
-		kunit_info(test, "%s (MIDR %#010x%s)%s%s: %s, priority %d",
+		kunit_info(test, "%s (MIDR %#010x%s)%s%s: %s, priority %d, %s",
 			   c->cpu, c->midrs[0], n > 1 ? ", ..." : "",
 			   c->impl ? ", impl=" : "", c->impl ? c->impl : "",
-			   p->name, prio);
+			   p->name, prio, aead ? "AEADs" : "no AEAD");
 		KUNIT_EXPECT_STREQ_MSG(test, p->name, c->want, "%s", c->cpu);
 		KUNIT_EXPECT_EQ_MSG(test, prio, c->prio, "%s", c->cpu);
+		KUNIT_EXPECT_EQ_MSG(test, aead, c->aead, "%s: AEADs", c->cpu);
 	}
 }
 #endif
