@@ -267,37 +267,24 @@ static bool chacha_prefer_neon4(const u32 *midrs, unsigned int n)
 
 /*
  * The first CPU of @midrs on which SIMD implementation @p is not modelled
- * fast enough for CHACHA_PRIORITY_SIMD (its index), or @n if none.
+ * fast enough for CHACHA_PRIORITY_SIMD (@aead false) or for the AEADs on
+ * it (@aead) (its index), or @n if none.
  */
 static unsigned int chacha_arm64_slower(const struct chacha_impl *p,
-					const u32 *midrs, unsigned int n)
+					const u32 *midrs, unsigned int n,
+					bool aead)
 {
+	unsigned int max = aead ? CHACHAPOLY_MODEL_MAX_RATIO :
+				  CHACHA_MODEL_MAX_RATIO;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		const struct chacha_arm64_model *m;
+		unsigned int ratio;
 
 		m = chacha_arm64_model(midrs[i], p->name);
-		if (!m || m->ratio > CHACHA_MODEL_MAX_RATIO)
-			break;
-	}
-	return i;
-}
-
-/*
- * The first CPU of @midrs on which the AEADs on @p are not modelled at
- * CHACHAPOLY_MODEL_MAX_RATIO or better (its index), or @n if none.
- */
-static unsigned int chacha_arm64_aead_slower(const struct chacha_impl *p,
-					     const u32 *midrs, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		const struct chacha_arm64_model *m;
-
-		m = chacha_arm64_model(midrs[i], p->name);
-		if (!m || !m->aead || m->aead > CHACHAPOLY_MODEL_MAX_RATIO)
+		ratio = !m ? 0 : aead ? m->aead : m->ratio;
+		if (!ratio || ratio > max)
 			break;
 	}
 	return i;
@@ -307,25 +294,32 @@ static unsigned int chacha_arm64_aead_slower(const struct chacha_impl *p,
 static int chacha_arm64_prio(const struct chacha_impl *p, const u32 *midrs,
 			     unsigned int n)
 {
-	if (n && chacha_arm64_slower(p, midrs, n) == n)
+	if (n && chacha_arm64_slower(p, midrs, n, false) == n)
 		return CHACHA_PRIORITY_SIMD;
 	return CHACHA_PRIORITY_SLOWER;
+}
+
+/* For a reason in the log: whether one kind of CPU online or all decided. */
+static const char *__init chacha_arm64_kinds(bool all)
+{
+	if (chacha_nmidrs < 2)
+		return "";
+	return all ? ", on every kind of CPU online" :
+		     ", on one kind of CPU online";
 }
 
 /* That, on the CPUs online at load; why, in @why. */
 static int __init chacha_arm64_priority(const struct chacha_impl *p,
 					char *why, size_t size)
 {
-	unsigned int i = chacha_arm64_slower(p, chacha_midrs, chacha_nmidrs);
+	unsigned int i = chacha_arm64_slower(p, chacha_midrs, chacha_nmidrs,
+					      false);
 	u32 midr = chacha_midrs[i < chacha_nmidrs ? i : 0];
 	const struct chacha_arm64_model *m = chacha_arm64_model(midr, p->name);
 	int prio = chacha_arm64_prio(p, chacha_midrs, chacha_nmidrs);
 	bool faster = prio == CHACHA_PRIORITY_SIMD;
-	const char *kinds = "";
+	const char *kinds = chacha_arm64_kinds(faster);
 
-	if (chacha_nmidrs > 1)
-		kinds = faster ? ", on every kind of CPU online" :
-			", on one kind of CPU online";
 	if (!m)
 		scnprintf(why, size,
 			  " (no core modelled faster than the in-tree NEON on this CPU, MIDR %#010x%s)",
@@ -338,14 +332,12 @@ static int __init chacha_arm64_priority(const struct chacha_impl *p,
 			  kinds);
 	return prio;
 }
-#endif
 
-#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
 bool __init chacha_aead_modelled_faster(const struct chacha_impl *ci,
 					char *why, size_t size)
 {
-	unsigned int i = chacha_arm64_aead_slower(ci, chacha_midrs,
-						  chacha_nmidrs);
+	unsigned int i = chacha_arm64_slower(ci, chacha_midrs,
+					     chacha_nmidrs, true);
 	u32 midr = chacha_midrs[i < chacha_nmidrs ? i : 0];
 	const struct chacha_arm64_model *m = chacha_arm64_model(midr,
 								 ci->name);
@@ -360,9 +352,7 @@ bool __init chacha_aead_modelled_faster(const struct chacha_impl *ci,
 			  " (%s: modelled at %u.%02u of the template's two passes%s%s)",
 			  m->cpu, m->aead / 100, m->aead % 100,
 			  faster ? "" : ", not fast enough",
-			  chacha_nmidrs > 1 ? (faster ?
-				", on every kind of CPU online" :
-				", on one kind of CPU online") : "");
+			  chacha_arm64_kinds(faster));
 	return faster;
 }
 #else
@@ -723,7 +713,7 @@ const struct chacha_impl *chacha_test_arm64_policy(const u32 *midrs,
 	p = chacha_choose_impl(have, name);
 	if (!IS_ERR(p)) {
 		*prio = chacha_arm64_prio(p, midrs, n);
-		*aead = n && chacha_arm64_aead_slower(p, midrs, n) == n;
+		*aead = n && chacha_arm64_slower(p, midrs, n, true) == n;
 	}
 	return p;
 }

@@ -162,23 +162,19 @@ arm64_shim() {
 	adrp	\dst, \sym
 	add	\dst, \dst, :lo12:\sym
 	.endm
-	.macro	frame_pairs, op, regs
-	.if	\regs > 0
-	\op	x19, x20, [sp, #16]
-	.endif
-	.if	\regs > 2
-	\op	x21, x22, [sp, #32]
-	.endif
-	.if	\regs > 4
-	\op	x23, x24, [sp, #48]
-	.endif
-	.if	\regs > 6
-	\op	x25, x26, [sp, #64]
-	.endif
-	.if	\regs > 8
-	\op	x27, x28, [sp, #80]
-	.endif
-	.endm
+	EOF
+	# frame_pairs OP REGS: OP (stp, ldp) the first REGS of x19-x28, in
+	# pairs above the frame record.
+	{
+		printf '.macro\tframe_pairs, op, regs\n'
+		for i in 0 1 2 3 4; do
+			printf '.if\t\\regs > %d\n\\op\tx%d, x%d, [sp, #%d]\n.endif\n' \
+				$((2 * i)) $((19 + 2 * i)) $((20 + 2 * i)) \
+				$((16 + 16 * i))
+		done
+		printf '.endm\n'
+	} >>"$work/shim/asm/assembler.h"
+	cat >>"$work/shim/asm/assembler.h" <<-'EOF'
 	.macro	frame_push, regs, extra=0
 	.set	.Lframe_regs, \regs
 	.set	.Lframe_size, (\regs + 3) / 2 * 16 + \extra
@@ -216,6 +212,17 @@ assemble() {
 		-c -o "$obj" "$path"
 }
 
+# awk's hex(S): the value of the hexadecimal digits S (objdump's
+# addresses), for the awk programs below.
+# shellcheck disable=SC2016
+AWK_HEX='
+function hex(s,    i, v) {
+	v = 0
+	for (i = 1; i <= length(s); i++)
+		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}'
+
 # loop ARCH OBJ FUNC [NTH]: print the round loop of FUNC as assembler
 # source: the instructions from the target of the widest backward branch
 # (with NTH, of the NTH backward branch in address order) to that branch,
@@ -229,14 +236,7 @@ loop() {
 		comment=//
 	fi
 	$objdump -d --no-show-raw-insn "--disassemble=$func" "$obj" |
-	awk -v comment="$comment" -v nth="$nth" '
-		function hex(s,    i, v) {
-			v = 0
-			for (i = 1; i <= length(s); i++)
-				v = v * 16 + index("0123456789abcdef",
-						   substr(s, i, 1)) - 1
-			return v
-		}
+	awk -v comment="$comment" -v nth="$nth" "$AWK_HEX"'
 		/^ +[0-9a-f]+:\t/ {
 			split($0, f, "\t")
 			gsub(/[ :]/, "", f[1])
@@ -335,14 +335,7 @@ trace() {
 	local obj=$1 func=$2 path=$3
 
 	aarch64-linux-gnu-objdump -d --no-show-raw-insn "$obj" |
-	awk -v fn="$func" -v path="$path" '
-		function hex(s,    i, v) {
-			v = 0
-			for (i = 1; i <= length(s); i++)
-				v = v * 16 + index("0123456789abcdef",
-						   substr(s, i, 1)) - 1
-			return v
-		}
+	awk -v fn="$func" -v path="$path" "$AWK_HEX"'
 		function fail(why) {
 			printf "mca: %s: path \"%s\" %s\n", fn, path, why \
 				>"/dev/stderr"
