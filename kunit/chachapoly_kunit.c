@@ -437,12 +437,20 @@ static void cp_same_err(struct kunit *test, int ours, int ref,
 			    n);
 }
 
-/* Bad keys, tag sizes and lengths fail as the template's do. */
+/*
+ * Bad keys, tag sizes and lengths fail as the template's do.  The text is
+ * on the heap: a scatterlist may not point at a stack that vmalloc maps
+ * (arm64's skcipher walk oopses on it in flush_dcache_page()).
+ */
 static void cp_bad_input(struct kunit *test)
 {
 	struct cp_ctx *ctx = test->priv;
-	u8 key[48] = { 0 }, iv[12] = { 0 }, buf[64] = { 0 };
+	u8 key[48] = { 0 }, iv[12] = { 0 }, *buf;
+	const unsigned int buflen = 64;
 	unsigned int a, n;
+
+	buf = kunit_kzalloc(test, buflen, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
 
 	for (a = 0; a < CP_NALGS; a++) {
 		struct crypto_aead *ours = ctx->ours[a], *ref = ctx->ref[a];
@@ -463,7 +471,7 @@ static void cp_bad_input(struct kunit *test)
 		for (n = 0; n < CP_TAG; n++) {
 			struct scatterlist sg;
 
-			sg_init_one(&sg, buf, sizeof(buf));
+			sg_init_one(&sg, buf, buflen);
 			cp_same_err(test,
 				    cp_run(ours, &sg, &sg, 0, n, iv, true),
 				    cp_run(ref, &sg, &sg, 0, n, iv, true),
@@ -472,7 +480,7 @@ static void cp_bad_input(struct kunit *test)
 		for (n = 0; n < cp_algs[a].adskip; n++) {
 			struct scatterlist sg;
 
-			sg_init_one(&sg, buf, sizeof(buf));
+			sg_init_one(&sg, buf, buflen);
 			cp_same_err(test,
 				    cp_run(ours, &sg, &sg, n, 16, iv, false),
 				    cp_run(ref, &sg, &sg, n, 16, iv, false),
