@@ -246,28 +246,47 @@ sx15	.req	x20
 .endm
 
 /*
- * The one-pass ChaCha20-Poly1305 core's step: the vector step of \r on
+ * The one-pass ChaCha20-Poly1305 cores' step: the vector step of \r on
  * its columns, with four parts of a Poly1305 block (poly1305-arm64.S's
  * numbers \pa .. \pd; those past the last part are nothing) between its
- * groups of four instructions.
+ * groups of instructions and, where PSCALAR is 1, the same step on the
+ * scalar block's columns woven in.
  */
+.macro pscalar op, a, b
+.if PSCALAR
+	sstep_\op	\a, \b
+.endif
+.endm
+
 .macro pstep r, x0, y0, z0, x1, y1, z1, x2, y2, z2, x3, y3, z3, \
 	     pa, pb, pc, pd
 	vstep_add	\x0, \y0
+	pscalar		add, \x0, \y0
 	vstep_add	\x1, \y1
+	pscalar		add, \x1, \y1
 	ppart		\pa
 	vstep_add	\x2, \y2
+	pscalar		add, \x2, \y2
 	vstep_add	\x3, \y3
+	pscalar		add, \x3, \y3
 	vstep_xor	\r, \x0, \z0, vt0
+	pscalar		xor, \x0, \z0
 	vstep_xor	\r, \x1, \z1, vt1
+	pscalar		xor, \x1, \z1
 	ppart		\pb
 	vstep_xor	\r, \x2, \z2, vt2
+	pscalar		xor, \x2, \z2
 	vstep_xor	\r, \x3, \z3, vt3
+	pscalar		xor, \x3, \z3
 	vstep_rot1	\r, \z0, vt0
+	pscalar		rot, \r, \z0
 	vstep_rot1	\r, \z1, vt1
+	pscalar		rot, \r, \z1
 	ppart		\pc
 	vstep_rot1	\r, \z2, vt2
+	pscalar		rot, \r, \z2
 	vstep_rot1	\r, \z3, vt3
+	pscalar		rot, \r, \z3
 	vstep_rot2	\r, \z0, vt0
 	vstep_rot2	\r, \z1, vt1
 	ppart		\pd
@@ -275,7 +294,10 @@ sx15	.req	x20
 	vstep_rot2	\r, \z3, vt3
 .endm
 
-/* One vector double round with two Poly1305 blocks woven in. */
+/*
+ * One vector double round with two Poly1305 blocks woven in and, where
+ * PSCALAR is 1, one double round of the scalar block.
+ */
 .macro vdouble_p
 	pstep	16, COL_ABD, 0, 1, 2, 3
 	pstep	12, COL_CDB, 4, 5, 6, 7
@@ -458,14 +480,28 @@ SYM_FUNC_END(chacha20_6block_xor_neon)
  * (1) in x17; the double round count in w8.  Caller-saved registers and
  * v0-v7, v16-v31 only, no stack.  Called directly, never through a
  * pointer.
+ *
+ * chachapoly_5block_xor_neon(): the same over a 320-byte stride and 20
+ * Poly1305 blocks: chacha20_6block_xor_neon's first five blocks, the fifth
+ * (+4, bytes 256-319) on the general-purpose registers, one of its double
+ * rounds and two Poly1305 blocks in each vector double round.  With the
+ * scalar block in w4-w17, w19, w20, Poly1305 takes h in x21-x23, r0, r1,
+ * rr1 in x24-x26, scratch x0-x3 and x27, hibit in x28, @mac in x30; the
+ * arguments and the double round count wait on the stack.
  */
 .macro ppart n
 .if \n < POLY1305_ARM64_PARTS
+.if PSCALAR
+	POLY1305_ARM64_PART \n, x30, x28, x21, x22, x23, x24, x25, x26, \
+			    x0, x1, x2, x3, x27
+.else
 	POLY1305_ARM64_PART \n, x4, x17, x5, x6, x7, x9, x10, x11, \
 			    x12, x13, x14, x15, x16
 .endif
+.endif
 .endm
 
+.set	PSCALAR, 0
 SYM_FUNC_START(chachapoly_4block_xor_neon)
 	vload_state
 	POLY1305_ARM64_LOAD	x3, x5, x6, x7, x9, x10, x11
@@ -484,3 +520,43 @@ SYM_FUNC_START(chachapoly_4block_xor_neon)
 	vstore_blocks
 	ret
 SYM_FUNC_END(chachapoly_4block_xor_neon)
+
+.set	PSCALAR, 1
+SYM_FUNC_START(chachapoly_5block_xor_neon)
+	stp		x29, x30, [sp, #-144]!
+	mov		x29, sp
+	stp		x19, x20, [sp, #16]
+	stp		x21, x22, [sp, #32]
+	stp		x23, x24, [sp, #48]
+	stp		x25, x26, [sp, #64]
+	stp		x27, x28, [sp, #80]
+	stp		x0, x1, [sp, #96]
+	stp		x2, x3, [sp, #112]
+
+	mov		x30, x4
+	vload_state
+	POLY1305_ARM64_LOAD	x3, x21, x22, x23, x24, x25, x26
+	sload_state	4
+	mov		x28, #1
+	mov		w0, #10			/* 10 x 2 blocks = 320 bytes */
+	str		w0, [sp, #128]
+.Lpoly_round5:
+	vdouble_p
+	ldr		w0, [sp, #128]
+	subs		w0, w0, #1
+	str		w0, [sp, #128]
+	b.ne		.Lpoly_round5
+
+	ldp		x0, x1, [sp, #96]
+	ldp		x2, x3, [sp, #112]
+	POLY1305_ARM64_STORE	x3, x21, x22, x23
+	sstore_block	256, 4
+	vstore_blocks
+	ldp		x19, x20, [sp, #16]
+	ldp		x21, x22, [sp, #32]
+	ldp		x23, x24, [sp, #48]
+	ldp		x25, x26, [sp, #64]
+	ldp		x27, x28, [sp, #80]
+	ldp		x29, x30, [sp], #144
+	ret
+SYM_FUNC_END(chachapoly_5block_xor_neon)

@@ -27,6 +27,7 @@
 #define CHACHAPOLY_FAULT_TAIL	6	/* the text's part block padded with 0x01 */
 #define CHACHAPOLY_FAULT_STITCH	7	/* stitched, the last stride unMACed */
 #define CHACHAPOLY_FAULT_TWOPASS 8	/* two passes, a chunk's last block unMACed */
+#define CHACHAPOLY_FAULT_HEAD	9	/* encrypting, the head left unMACed */
 
 #ifdef CHACHAPOLY_PLANT_FAULT
 #ifdef __KERNEL__
@@ -129,6 +130,62 @@ static bool chachapoly_stitches(const struct chacha_impl *ci,
 #endif
 }
 
+/*
+ * The bytes of @ci's stitched core's stride, where chachapoly_stitches():
+ * 8 AVX2 blocks; 4 NEON ones and a scalar one for neon, 4 NEON ones for
+ * neon4.
+ */
+static unsigned int chachapoly_stride_bytes(const struct chacha_impl *ci)
+{
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+	if (ci->cores[0].fn != chacha20_6block_xor_neon)
+		return 4 * CHACHA_BLOCK_BYTES;
+	return 5 * CHACHA_BLOCK_BYTES;
+#else
+	(void)ci;
+	return 8 * CHACHA_BLOCK_BYTES;
+#endif
+}
+
+/*
+ * The head's bytes: the key stream of the stitched core's first stride,
+ * computed with block 0 in one call of @ci's widest core where that is
+ * one block wider than the stride, in a SIMD section; else 0.
+ */
+static unsigned int chachapoly_head_bytes(const struct chacha_impl *ci,
+					  const struct poly1305_impl *pi,
+					  bool simd_usable)
+{
+	unsigned int stride;
+
+	if (!CHACHAPOLY_HEAD_MAX || !simd_usable ||
+	    !chachapoly_stitches(ci, pi))
+		return 0;
+	stride = chachapoly_stride_bytes(ci);
+	if (stride != CHACHAPOLY_HEAD_MAX ||
+	    ci->cores[0].blocks * CHACHA_BLOCK_BYTES !=
+	    CHACHA_BLOCK_BYTES + stride)
+		return 0;
+	return stride;
+}
+
+/* @dst = @src ^ @ks, @len bytes, 8 at a time where it can. */
+static void chachapoly_xor(u8 *dst, const u8 *src, const u8 *ks,
+			   unsigned int len)
+{
+	unsigned int i = 0;
+	u64 a, b;
+
+	for (; i + sizeof(a) <= len; i += sizeof(a)) {
+		memcpy(&a, src + i, sizeof(a));
+		memcpy(&b, ks + i, sizeof(b));
+		a ^= b;
+		memcpy(dst + i, &a, sizeof(a));
+	}
+	for (; i < len; i++)
+		dst[i] = src[i] ^ ks[i];
+}
+
 const struct poly1305_impl *chachapoly_poly_for(const struct chacha_impl *ci,
 						const struct poly1305_impl *pi,
 						unsigned int textlen)
@@ -175,7 +232,7 @@ void chachapoly_init(struct chachapoly_req *r, const struct chacha_impl *ci,
 		     const u8 nonce[CHACHAPOLY_NONCE_BYTES], bool simd_usable)
 {
 	u8 iv[CHACHA_IV_BYTES] = { 0 };		/* counter 0 */
-	u8 block0[CHACHA_BLOCK_BYTES] = { 0 };
+	unsigned int head = chachapoly_head_bytes(ci, pi, simd_usable);
 
 	memcpy(iv + 4, nonce, CHACHAPOLY_NONCE_BYTES);
 	r->ci = ci;
@@ -183,17 +240,22 @@ void chachapoly_init(struct chachapoly_req *r, const struct chacha_impl *ci,
 	r->adlen = 0;
 	r->textlen = 0;
 	r->buflen = 0;
+	r->headlen = head;
 	chacha_init_state(r->state, key, iv);
-	/* Block 0: the one-time Poly1305 key, its first 32 bytes. */
-	chacha_crypt_request(ci, r->state, block0, block0, sizeof(block0), 20,
-			     simd_usable);
+	/*
+	 * Block 0: the one-time Poly1305 key, its first 32 bytes; then the
+	 * head's key stream, which the text's first bytes take.
+	 */
+	memset(r->ks, 0, CHACHA_BLOCK_BYTES + head);
+	chacha_crypt_request(ci, r->state, r->ks, r->ks,
+			     CHACHA_BLOCK_BYTES + head, 20, simd_usable);
 #ifdef CHACHAPOLY_LIB_POLY1305
 	if (pi->lib)
-		poly1305_init(&r->lib, block0);
+		poly1305_init(&r->lib, r->ks);
 	else
 #endif
-		poly1305_core_init(&r->poly, block0);
-	memzero_explicit(block0, sizeof(block0));
+		poly1305_core_init(&r->poly, r->ks);
+	memzero_explicit(r->ks, CHACHA_BLOCK_BYTES);
 	if (PLANTED(COUNTER))
 		r->state[12] = 0;
 }
@@ -259,7 +321,10 @@ static void chachapoly_stride(struct chachapoly_req *r, u8 *dst,
 #ifdef __x86_64__
 	chachapoly_8block_xor_avx2(r->state, dst, src, &r->poly, mac);
 #elif defined(__aarch64__) && !defined(__AARCH64EB__)
-	chachapoly_4block_xor_neon(r->state, dst, src, &r->poly, mac);
+	if (r->ci->cores[0].fn == chacha20_6block_xor_neon)
+		chachapoly_5block_xor_neon(r->state, dst, src, &r->poly, mac);
+	else
+		chachapoly_4block_xor_neon(r->state, dst, src, &r->poly, mac);
 #else
 	(void)r;	/* no stitched core here */
 	(void)dst;
@@ -270,14 +335,14 @@ static void chachapoly_stride(struct chachapoly_req *r, u8 *dst,
 
 static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
 					const u8 *src, unsigned int len,
-					bool mac_dst)
+					bool mac_dst, bool lagged)
 {
-	const unsigned int stride = CHACHAPOLY_STITCH_BYTES;
-	unsigned int n = round_down(len, stride), i = 0;
+	const unsigned int stride = chachapoly_stride_bytes(r->ci);
+	unsigned int n = len - len % stride, i = 0;
 
 	if (!n || !chachapoly_stitches(r->ci, r->pi))
 		return 0;
-	if (mac_dst) {
+	if (mac_dst && !lagged) {
 		chacha_crypt_impl(r->ci, r->state, dst, src, stride, 20);
 		i = stride;
 	}
@@ -301,11 +366,32 @@ static void chachapoly_step(struct chachapoly_req *r, u8 *dst,
 			    const u8 *src, unsigned int len, bool encrypt,
 			    bool in_section)
 {
-	bool mac_dst = encrypt || PLANTED(DECAUTH);
-	unsigned int done = 0;
+	bool mac_dst = encrypt || PLANTED(DECAUTH), lagged = false;
+	unsigned int done = 0, head = min(len, r->headlen);
 
+	if (head) {
+		/*
+		 * The head, from chachapoly_init()'s key stream.  Encrypting,
+		 * a whole head followed by a stride is the stitched core's
+		 * stride before, MACed in its first call; else at once.
+		 */
+		if (!mac_dst)
+			chachapoly_text(r, src, head, in_section);
+		chachapoly_xor(dst, src, r->ks + sizeof(r->ks) - r->headlen,
+			       head);
+		r->headlen -= head;
+		lagged = mac_dst && in_section &&
+			 head == chachapoly_stride_bytes(r->ci) &&
+			 len - head >= head;
+		if (mac_dst && !lagged)
+			chachapoly_text(r, dst, head, in_section);
+		dst += head;
+		src += head;
+		len -= head;
+	}
 	if (in_section)
-		done = chachapoly_stitched(r, dst, src, len, mac_dst);
+		done = chachapoly_stitched(r, dst, src, len, mac_dst,
+					   lagged && !PLANTED(HEAD));
 	dst += done;
 	src += done;
 	len -= done;

@@ -85,13 +85,16 @@ asmlinkage void chachapoly_4block_xor_neon(const u32 *state, u8 *dst,
 					   const u8 *src,
 					   struct poly1305_core_state *st,
 					   const u8 *mac);
-#endif
-
-/* The bytes of the stitched cores' strides: 8 AVX2 blocks, 4 NEON ones. */
-#ifdef __x86_64__
-#define CHACHAPOLY_STITCH_BYTES	512
-#else
-#define CHACHAPOLY_STITCH_BYTES	256
+/*
+ * The same over a 320-byte stride and 20 Poly1305 blocks, the fifth
+ * ChaCha20 block on the general-purpose registers: the stitched core of
+ * the neon implementation (whose skcipher strides are 6-block ones), the
+ * 4-block one being neon4's.
+ */
+asmlinkage void chachapoly_5block_xor_neon(const u32 *state, u8 *dst,
+					   const u8 *src,
+					   struct poly1305_core_state *st,
+					   const u8 *mac);
 #endif
 
 /* All Poly1305 implementations, lowest first; poly1305_impls[0] is C. */
@@ -99,9 +102,22 @@ extern const struct poly1305_impl poly1305_impls[];
 extern const unsigned int poly1305_nimpls;
 
 /*
+ * The key stream that chachapoly_init() may compute beyond block 0, in
+ * the same call: one stride of the stitched core whose implementation's
+ * widest core is that stride and one block wide (arm64's neon: 6 blocks,
+ * the 5-block stitched core's 320 bytes).  None elsewhere.
+ */
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+#define CHACHAPOLY_HEAD_MAX	320
+#else
+#define CHACHAPOLY_HEAD_MAX	0
+#endif
+
+/*
  * One request's state, from chachapoly_init() to chachapoly_final(): the
  * ChaCha state at the next block, Poly1305's, the AD's partial block,
- * and the lengths for the last block of the MAC.
+ * the lengths for the last block of the MAC, and block 0 of the key
+ * stream with the head's (@headlen bytes of it left, at the end of @ks).
  */
 struct chachapoly_req {
 	const struct chacha_impl *ci;
@@ -117,6 +133,8 @@ struct chachapoly_req {
 	u64 textlen;
 	u8 buf[POLY1305_CORE_BLOCK_BYTES];
 	unsigned int buflen;
+	unsigned int headlen;
+	u8 ks[CHACHA_BLOCK_BYTES + CHACHAPOLY_HEAD_MAX];
 };
 
 /*
