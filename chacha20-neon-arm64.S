@@ -25,6 +25,11 @@
  * (-mcpu=neoverse-n1) puts the loop at 10.7 cycles per block and double
  * round, the kernel's 4+1-block loop at 12.8.
  *
+ * chachapoly_4block_xor_neon, chachapoly_5block_xor_neon: the 4-block
+ * core, and the 6-block core's first five blocks, with Poly1305 (mul and
+ * umulh, poly1305-arm64.S) woven into their rounds: the one-pass
+ * ChaCha20-Poly1305 of neon4 and neon (at the end of the file).
+ *
  * Rotations: by 16 with rev32, by 8 with tbl, by 12 and 7 with shl + sri
  * (shifts run on one of the N1's two vector pipes only, tbl on either).
  * Only v0-v7 and v16-v31 are used, so no callee-saved vector register

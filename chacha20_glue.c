@@ -153,12 +153,16 @@ static bool chacha_prefer_zmm(void)
  * the in-tree NEON ChaCha20 and Poly1305, per 1420 and per 4096 bytes,
  * the worse of the two and of encrypting and decrypting (.aead; 0: not
  * modelled).  They are registered only where that is 0.80 or better on
- * every kind of CPU online, today the Cortex-A510 alone; nowhere else,
- * since even a low priority would win every lookup that finds no
- * template instance yet.  On the wide cores the stitching hides the
- * Poly1305 (V1, V2, N2) but the 4-block rounds under it are slower than
- * the kernel's 4+1, and a request pays a 4-block call for its Poly1305
- * key: 0.94 to 1.05 of the template.
+ * every kind of CPU online: neon on Neoverse-V1 (0.77), V2 (0.80) and
+ * N2 (0.77), neon4 on Cortex-A510 (0.62); nowhere else, since even a low
+ * priority would win every lookup that finds no template instance yet.
+ * Each implementation has its stitched core: neon's runs 4 NEON blocks,
+ * a scalar one and two Poly1305 blocks per double round (320-byte
+ * strides), after one 6-block call for block 0 (the Poly1305 key) and
+ * the key stream of the text's first stride; neon4's 4 NEON blocks and
+ * two Poly1305 blocks (256), after a 4-block call for block 0.  On
+ * Neoverse-N1 the one multiply pipe keeps neon at 0.90, on the in-order
+ * Cortex-A55 the Poly1305 costs its own cycles (neon4 0.92).
  */
 struct chacha_arm64_model {
 	struct midr_range midr;
@@ -173,17 +177,17 @@ struct chacha_arm64_model {
 	{ MIDR_ALL_VERSIONS(m), cpu, impl, loop, ratio, aead }
 
 static const struct chacha_arm64_model chacha_arm64_models[] = {
-	CHACHA_MODEL(MIDR_NEOVERSE_N1, "Neoverse-N1", "neon", "6-block", 87, 105),
+	CHACHA_MODEL(MIDR_NEOVERSE_N1, "Neoverse-N1", "neon", "6-block", 87, 90),
 	CHACHA_MODEL(MIDR_NEOVERSE_N1, "Neoverse-N1", "neon4", "4-block", 121, 105),
-	CHACHA_MODEL(MIDR_NEOVERSE_V1, "Neoverse-V1", "neon", "6-block", 83, 100),
+	CHACHA_MODEL(MIDR_NEOVERSE_V1, "Neoverse-V1", "neon", "6-block", 83, 77),
 	CHACHA_MODEL(MIDR_NEOVERSE_V1, "Neoverse-V1", "neon4", "4-block", 120, 100),
-	CHACHA_MODEL(MIDR_NEOVERSE_V2, "Neoverse-V2", "neon", "6-block", 83, 100),
+	CHACHA_MODEL(MIDR_NEOVERSE_V2, "Neoverse-V2", "neon", "6-block", 83, 80),
 	CHACHA_MODEL(MIDR_NEOVERSE_V2, "Neoverse-V2", "neon4", "4-block", 113, 100),
-	CHACHA_MODEL(MIDR_NEOVERSE_N2, "Neoverse-N2", "neon", "6-block", 115, 94),
+	CHACHA_MODEL(MIDR_NEOVERSE_N2, "Neoverse-N2", "neon", "6-block", 115, 77),
 	CHACHA_MODEL(MIDR_NEOVERSE_N2, "Neoverse-N2", "neon4", "4-block", 120, 94),
-	CHACHA_MODEL(MIDR_CORTEX_A55, "Cortex-A55", "neon", "6-block", 111, 92),
+	CHACHA_MODEL(MIDR_CORTEX_A55, "Cortex-A55", "neon", "6-block", 111, 105),
 	CHACHA_MODEL(MIDR_CORTEX_A55, "Cortex-A55", "neon4", "4-block", 82, 92),
-	CHACHA_MODEL(MIDR_CORTEX_A510, "Cortex-A510", "neon", "6-block", 101, 62),
+	CHACHA_MODEL(MIDR_CORTEX_A510, "Cortex-A510", "neon", "6-block", 101, 92),
 	CHACHA_MODEL(MIDR_CORTEX_A510, "Cortex-A510", "neon4", "4-block", 58, 62),
 };
 

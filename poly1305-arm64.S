@@ -3,8 +3,9 @@
  * Poly1305 blocks (RFC 8439 section 2.5) in arm64 scalar assembly, mul and
  * umulh: the same arithmetic as poly1305_core_blocks() in poly1305_core.c
  * and poly1305_blocks_x86_64_mulx(), as numbered parts that the one-pass
- * ChaCha20-Poly1305 core (chachapoly_4block_xor_neon) spreads between the
- * instructions of its NEON rounds, and a function that runs them in turn.
+ * ChaCha20-Poly1305 cores (chachapoly_4block_xor_neon and _5block_)
+ * spread between the instructions of their rounds, and a function that
+ * runs them in turn.
  *
  * The numbers, as in poly1305-x86_64.S: h = h0 + h1 2^64 + h2 2^128, below
  * 2^130 + 2^64 between blocks (h2 <= 4); r = r0 + r1 2^64 clamped, so

@@ -413,8 +413,8 @@ static void ct_names(struct kunit *test)
  * CPU (README, "arm64 (modelled)"; tools/bench/mca.sh): not on the
  * Cortex-A72, A76 or A710, which run on other CPUs' models.  The AEADs
  * only where modelled at 0.80 of the template's two passes or better on
- * every kind: the Cortex-A510 alone.  The MIDRs are written out here,
- * real ones but the last.
+ * every kind: Neoverse-V1, V2 and N2 (neon), Cortex-A510 (neon4).  The
+ * MIDRs are written out here, real ones but the last.
  */
 struct ct_policy {
 	u32 midrs[3];		/* the kinds online; 0: none */
@@ -428,15 +428,16 @@ struct ct_policy {
 static const struct ct_policy ct_policies[] = {
 	{ { 0x413fd0c1 }, "Neoverse-N1 r3p1", NULL, "neon", 400, false },
 	{ { 0x413fd0c1 }, "Neoverse-N1 r3p1", "neon4", "neon4", 250, false },
-	{ { 0x411fd401 }, "Neoverse-V1 r1p1", NULL, "neon", 400, false },
+	{ { 0x411fd401 }, "Neoverse-V1 r1p1", NULL, "neon", 400, true },
 	{ { 0x411fd401 }, "Neoverse-V1 r1p1", "neon4", "neon4", 250, false },
-	{ { 0x410fd4f1 }, "Neoverse-V2 r0p1", NULL, "neon", 400, false },
-	{ { 0x410fd493 }, "Neoverse-N2 r0p3", NULL, "neon", 250, false },
+	{ { 0x410fd4f1 }, "Neoverse-V2 r0p1", NULL, "neon", 400, true },
+	{ { 0x410fd493 }, "Neoverse-N2 r0p3", NULL, "neon", 250, true },
+	{ { 0x410fd493 }, "Neoverse-N2 r0p3", "neon4", "neon4", 250, false },
 	{ { 0x411fd050 }, "Cortex-A55 r1p0", NULL, "neon4", 400, false },
 	{ { 0x412fd050 }, "Cortex-A55 r2p0", NULL, "neon4", 400, false },
 	{ { 0x411fd050 }, "Cortex-A55 r1p0", "neon", "neon", 250, false },
 	{ { 0x411fd460 }, "Cortex-A510 r1p0", NULL, "neon4", 400, true },
-	{ { 0x411fd460 }, "Cortex-A510 r1p0", "neon", "neon", 250, true },
+	{ { 0x411fd460 }, "Cortex-A510 r1p0", "neon", "neon", 250, false },
 	{ { 0x410fd461, 0x411fd460 }, "Cortex-A510 r0p1 and r1p0", NULL,
 	  "neon4", 400, true },
 	{ { 0x411fd050, 0x412fd050 }, "Cortex-A55 r1p0 and r2p0", NULL,
@@ -447,6 +448,10 @@ static const struct ct_policy ct_policies[] = {
 	  "Cortex-A510 with A710 and X2", NULL, "neon", 250, false },
 	{ { 0x413fd0c1, 0x411fd401 }, "Neoverse-N1 with V1 (made up)", NULL,
 	  "neon", 400, false },
+	{ { 0x411fd401, 0x410fd4f1 }, "Neoverse-V1 with V2 (made up)", NULL,
+	  "neon", 400, true },
+	{ { 0x410fd4f1, 0x410fd493 }, "Neoverse-V2 with N2 (made up)", NULL,
+	  "neon", 250, true },
 	{ { 0x413fd0c1, 0x410fd493 }, "Neoverse-N1 with N2 (made up)", NULL,
 	  "neon", 250, false },
 	{ { 0x411fd050, 0x411fd460 }, "Cortex-A55 with A510 (made up)", NULL,

@@ -201,6 +201,13 @@ assemble() {
 		def=-D__KERNEL__	# the perlasm output's kernel flavour
 	fi
 	[ -f "$path" ] || return 1
+	# Our C (arm64): the module's flags that matter, no vector registers;
+	# not inlined, so that each function has its own symbol.
+	if [ "$arch" = arm64 ] && [ "${file%.c}" != "$file" ]; then
+		aarch64-linux-gnu-gcc -I"$top/tests/shim" -I"$top" -O2 \
+			-mgeneral-regs-only -fno-inline -c -o "$obj" "$path"
+		return
+	fi
 	case $arch in
 	x86*)	cc=gcc
 		inc="-I$here/kshim" ;;
@@ -425,7 +432,11 @@ trace() {
 #	o4, o6		our chacha20_4block_xor_neon, chacha20_6block_xor_neon
 #	ostitch		our chachapoly_4block_xor_neon: 256 bytes and 16
 #			Poly1305 blocks
+#	ostitch5	our chachapoly_5block_xor_neon: 320 bytes and 20
+#			Poly1305 blocks
 #	opoly-N		our poly1305_blocks_arm64 over N blocks
+#	oxor-N		our chachapoly_xor() (C) on N bytes, a multiple of 8:
+#			the head's text against chachapoly_init()'s key stream
 #	k5-LEN		the kernel's chacha_4block_xor_neon on LEN bytes
 #			(65..320: it handles partial strides itself)
 #	k1		the kernel's chacha_block_xor_neon (64 bytes or less)
@@ -444,8 +455,13 @@ call_path() {
 	o6)	echo "ours chacha20-neon-arm64.S chacha20_6block_xor_neon NT4 T NT4 N2" ;;
 	ostitch)
 		echo "ours chacha20-neon-arm64.S chachapoly_4block_xor_neon T7 N T N" ;;
+	ostitch5)
+		echo "ours chacha20-neon-arm64.S chachapoly_5block_xor_neon T9 N" ;;
 	opoly-*)
 		echo "ours poly1305-arm64.S poly1305_blocks_arm64 N T$((len - 1)) N" ;;
+	oxor-*)
+		[ $((len % 8)) = 0 ] || return 1
+		echo "ours chacha20poly1305_core.c chachapoly_xor N T$((len / 8 - 1)) N T" ;;
 	k1)	echo "kernel chacha-neon-core.S chacha_block_xor_neon T9 N" ;;
 	kpoly-*)
 		echo "kernel poly1305-core.S poly1305_blocks N T$((len - 1)) N" ;;
@@ -517,35 +533,57 @@ skcipher_calls() {
 	esac
 }
 
-# aead_calls WHO LEN: ChaCha20-Poly1305 of LEN bytes of text, no AD.
-# decrypt, encrypt: our one-pass path (chacha20poly1305_core.c): block 0
-# (the Poly1305 key) through a 4-block call, the whole 256-byte strides
-# through the stitched core (encrypting, the first stride's ChaCha20
-# alone and the last stride's Poly1305 after: the MAC runs one stride
-# behind), the rest through a 4-block call and poly1305_blocks_arm64 (its
-# whole blocks, its padded last block), then the lengths' block.
+# aead_calls WHO LEN [IMPL]: ChaCha20-Poly1305 of LEN bytes of text, no
+# AD.  decrypt, encrypt: our one-pass path (chacha20poly1305_core.c)
+# through IMPL.  neon (the default): block 0 (the Poly1305 key) and the
+# key stream of the text's first 320 bytes (the head) in one 6-block
+# call, the head XORed in C (chachapoly_xor) and MACed alone, except that
+# encrypting with a stride after it the first stitched call MACs it; the
+# whole 320-byte strides after it through the 5-block stitched core
+# (encrypting, the last stride's Poly1305 after: the MAC runs one stride
+# behind); the rest as skcipher_calls neon and poly1305_blocks_arm64 (its
+# whole blocks, its padded last block); the lengths' block.  neon4: block
+# 0 by a 4-block call, no head, the whole 256-byte strides through the
+# 4-block stitched core (encrypting, the first stride's ChaCha20 alone as
+# skcipher_calls neon4), the rest likewise.
 # template: 6.12's rfc7539 template, two passes: the Poly1305 key (32
 # bytes: the kernel's 1-block code), the text from block 1 (skcipher_calls
 # kernel), then the shash poly1305-neon over the text (blocks_neon for its
 # whole blocks above 128 bytes, else scalar), the padded last block and
 # the lengths' block (each an update of 16 bytes or less: scalar).
 aead_calls() {
-	local who=$1 len=$2 n rem
+	local who=$1 len=$2 impl=${3:-neon} n rem stride=320 core=ostitch5 h=0
 
+	[ "$impl" = neon ] || stride=256 core=ostitch
 	case $who in
 	decrypt|encrypt)
-		echo "1 o4"
-		n=$((len / 256))
-		rem=$((len % 256))
-		if [ "$who" = encrypt ] && [ "$n" -gt 0 ]; then
-			echo "1 o4"
-			echo "$((n - 1)) ostitch"
-			echo "1 opoly-16"
+		if [ "$impl" = neon ]; then
+			echo "1 o6"
+			h=$((len < stride ? len : stride))
+			echo "1 oxor-$h"
+			len=$((len - h))
 		else
-			echo "$n ostitch"
+			echo "1 o4"
+		fi
+		n=$((len / stride))
+		rem=$((len % stride))
+		if [ "$who" = encrypt ] && [ "$n" -gt 0 ] && [ "$h" = "$stride" ]; then
+			echo "$n $core"
+			echo "1 opoly-$((stride / 16))"
+		elif [ "$who" = encrypt ] && [ "$n" -gt 0 ]; then
+			skcipher_calls "$impl" "$stride"
+			echo "$((n - 1)) $core"
+			echo "1 opoly-$((stride / 16))"
+		else
+			echo "$n $core"
+		fi
+		# The head's MAC where no stitched call takes it.
+		if [ "$h" -gt 0 ] && { [ "$who" = decrypt ] || [ "$n" = 0 ]; }; then
+			echo "$((h / 16 > 0)) opoly-$((h / 16))"
+			echo "$((h % 16 > 0)) opoly-1"
 		fi
 		if [ "$rem" -gt 0 ]; then
-			echo "1 o4"
+			skcipher_calls "$impl" "$rem"
 			echo "$((rem / 16 > 0)) opoly-$((rem / 16))"
 			echo "$((rem % 16 > 0)) opoly-1"
 		fi ;;
@@ -562,6 +600,20 @@ aead_calls() {
 		echo "1 kpoly-1" ;;
 	esac
 	[ "$who" = template ] || echo "1 opoly-1"
+}
+
+# skcipher_impl CPU [400]: the implementation the module's policy picks on
+# CPU (SKCIPHER_400); else neon, or nothing with 400.
+skcipher_impl() {
+	local i
+
+	for i in $SKCIPHER_400; do
+		if [ "${i%:*}" = "$1" ]; then
+			echo "${i#*:}"
+			return
+		fi
+	done
+	[ -n "${2:-}" ] || echo neon
 }
 
 # model CPU: the scheduling model CPU runs on (sched_model), once per run.
@@ -648,6 +700,7 @@ describe() {
 	o4) n="256 B" ;;
 	o6) n="384 B" ;;
 	ostitch) n="256 B, 16 Poly1305 blocks" ;;
+	ostitch5) n="320 B, 20 Poly1305 blocks" ;;
 	k1) n="64 B" ;;
 	*poly-1) n="1 block" ;;
 	*poly-*) n="$n blocks" ;;
@@ -681,7 +734,10 @@ mkdir -p "$work/model"
 calls=$({
 	for i in neon neon4 kernel; do skcipher_calls $i 4096; done
 	for n in $AEAD_SIZES; do
-		for i in decrypt encrypt template; do aead_calls $i "$n"; done
+		for i in decrypt encrypt template; do
+			aead_calls $i "$n" neon
+			aead_calls $i "$n" neon4
+		done
 	done
 	} | awk '$1 > 0 { print $2 }' | sort -uV)
 # shellcheck disable=SC2086
@@ -788,7 +844,8 @@ obj=$work/loops-chacha20-neon-arm64.S.o
 assemble ours arm64 chacha20-neon-arm64.S "$obj"
 for row in "chacha20_4block_xor_neon 0 .Lround4" \
 	   "chachapoly_4block_xor_neon 1 .Lpoly_round4" \
-	   "chachapoly_4block_xor_neon 2 .Lplain_round4"; do
+	   "chachapoly_4block_xor_neon 2 .Lplain_round4" \
+	   "chachapoly_5block_xor_neon 1 .Lpoly_round5"; do
 	read -r func nth label <<<"$row"
 	if ! loop arm64 "$obj" "$func" "$nth" >"$work/loop.s"; then
 		echo "| $func $label | absent |"
@@ -825,9 +882,7 @@ while read -r c m own; do
 	k=$(skcipher_calls kernel 4096 | total "$c")
 	r6=$(awk -v a="$o6" -v b="$k" 'BEGIN { printf "%.2f", a / b }')
 	r4=$(awk -v a="$o4" -v b="$k" 'BEGIN { printf "%.2f", a / b }')
-	impl=$(for i in $SKCIPHER_400; do
-		[ "${i%:*}" = "$c" ] && echo "${i#*:}"
-	done || true)
+	impl=$(skcipher_impl "$c" 400)
 	if [ "$own" = 1 ]; then m=own; else m="$m's"; fi
 	prio=250
 	[ -z "$impl" ] || prio="400 ($impl)"
@@ -843,11 +898,13 @@ done <<<"$cpus"
 
 echo
 echo "ChaCha20-Poly1305, cycles per message of n bytes of text, no AD:" \
-     "ours decrypting (block 0 by a 4-block call, floor(n/256) strides" \
-     "of the stitched core, the rest by a 4-block call and" \
-     "poly1305_blocks_arm64 on its whole and its padded last block, the" \
-     "lengths' block) and encrypting (the first stride's ChaCha20 by a" \
-     "4-block call and the last stride's Poly1305 by" \
+     "ours through each implementation, '(used)' marking the one the" \
+     "CPU's skcipher uses (neon where it is not at 400), decrypting (block 0 by a 4-block call," \
+     "the whole strides of its stitched core: neon's 5-block one, 320" \
+     "bytes, neon4's 4-block one, 256; the rest by its skcipher cores" \
+     "and poly1305_blocks_arm64 on its whole and its padded last block," \
+     "the lengths' block) and encrypting (the first stride's ChaCha20 by" \
+     "its skcipher cores and the last stride's Poly1305 by" \
      "poly1305_blocks_arm64 instead, the MAC one stride behind); the" \
      "template: 32 bytes by the kernel's 1-block code, the text by" \
      "chacha_4block_xor_neon (ceil(n/320) calls, the last on what" \
@@ -861,21 +918,25 @@ echo
 if why=$(absent $calls); then
 	echo "absent: $why"
 else
-	echo "| CPU | scheduling model | bytes | decrypt | encrypt | template | decrypt / template | encrypt / template |"
-	echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+	echo "| CPU | scheduling model | impl | bytes | decrypt | encrypt | template | decrypt / template | encrypt / template |"
+	echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 	met=""
 	nown=0
 	while read -r c m own; do
 		ok=$own
 		if [ "$own" = 1 ]; then m=own; else m="$m's"; fi
+		impl=$(skcipher_impl "$c")
+		for i in neon neon4; do
 		for n in $AEAD_SIZES; do
-			d=$(aead_calls decrypt "$n" | total "$c")
-			e=$(aead_calls encrypt "$n" | total "$c")
+			d=$(aead_calls decrypt "$n" "$i" | total "$c")
+			e=$(aead_calls encrypt "$n" "$i" | total "$c")
 			t=$(aead_calls template "$n" | total "$c")
 			rd=$(awk -v a="$d" -v b="$t" 'BEGIN { printf "%.2f", a / b }')
 			re=$(awk -v a="$e" -v b="$t" 'BEGIN { printf "%.2f", a / b }')
-			echo "| $c | $m | $n | $d | $e | $t | $rd | $re |"
-			[ "$own" = 1 ] || continue
+			u=$i
+			[ "$i" != "$impl" ] || u="$i (used)"
+			echo "| $c | $m | $u | $n | $d | $e | $t | $rd | $re |"
+			[ "$own" = 1 ] && [ "$i" = "$impl" ] || continue
 			r=$(awk -v a="$rd" -v b="$re" 'BEGIN { print (a > b ? a : b) }')
 			if awk -v r="$r" 'BEGIN { exit !(r <= 0.80) }'; then
 				v=met
@@ -883,8 +944,9 @@ else
 				v=missed
 				ok=0
 			fi
-			printf "TARGET 30.2 aead %s %s B: %.2f x template (<= 0.80): %s\n" \
-				"$c" "$n" "$r" "$v" >>"$targets"
+			printf "TARGET 30.2 aead %s %s %s B: %.2f x template (<= 0.80): %s\n" \
+				"$c" "$i" "$n" "$r" "$v" >>"$targets"
+		done
 		done
 		[ "$own" = 1 ] && nown=$((nown + 1))
 		[ "$ok" = 1 ] && met="$met $c"
