@@ -253,6 +253,13 @@ chachapoly_choose_poly(unsigned int have, const char *name)
  */
 #define CHACHAPOLY_POLY_PRIORITY_MAX	300
 
+/*
+ * arm64 by default, where modelled faster than the template on the
+ * in-tree drivers: the tier of a driver faster than the in-tree code
+ * (the skciphers' 400), one above, whatever the skciphers got.
+ */
+#define CHACHAPOLY_PRIORITY_FASTER	401
+
 /* Whether chachapoly_register() registered the AEADs. */
 static bool chachapoly_registered __ro_after_init;
 
@@ -278,8 +285,7 @@ int __init chachapoly_register(const struct chacha_impl *ci, int priority,
 	}
 	/*
 	 * arm64 by default: only where modelled faster than the template on
-	 * the in-tree drivers, and then above the in-tree NEON ChaCha20
-	 * (300), whose template instance has its priority on 7.x.  With
+	 * the in-tree drivers, and then at CHACHAPOLY_PRIORITY_FASTER.  With
 	 * priority= set: as on x86-64.
 	 */
 	if (!priority_set &&
@@ -290,7 +296,7 @@ int __init chachapoly_register(const struct chacha_impl *ci, int priority,
 	if (IS_ENABLED(CONFIG_ARM64) && priority_set)
 		strscpy(why, " (set by priority=)", sizeof(why));
 	else if (IS_ENABLED(CONFIG_ARM64))
-		prio = max(prio, CHACHAPOLY_POLY_PRIORITY_MAX + 1);
+		prio = max(prio, CHACHAPOLY_PRIORITY_FASTER);
 	chachapoly_pi = pi;
 	for (i = 0; i < ARRAY_SIZE(chachapoly_algs); i++) {
 		struct crypto_alg *base = &chachapoly_algs[i].base;
