@@ -314,14 +314,19 @@ static void chachapoly_text(struct chachapoly_req *r, const u8 *ct,
  * deciphered; encrypting (@mac_dst), the stride before's output while the
  * next one is enciphered, and the last stride's after.
  */
-/* One stride through the stitched core, where chachapoly_stitches(). */
+/*
+ * One stride of @stride bytes (chachapoly_stride_bytes()) through the
+ * stitched core, where chachapoly_stitches().
+ */
 static void chachapoly_stride(struct chachapoly_req *r, u8 *dst,
-			      const u8 *src, const u8 *mac)
+			      const u8 *src, const u8 *mac,
+			      unsigned int stride)
 {
 #ifdef __x86_64__
+	(void)stride;	/* one stitched core */
 	chachapoly_8block_xor_avx2(r->state, dst, src, &r->poly, mac);
 #elif defined(__aarch64__) && !defined(__AARCH64EB__)
-	if (r->ci->cores[0].fn == chacha20_6block_xor_neon)
+	if (stride == 5 * CHACHA_BLOCK_BYTES)
 		chachapoly_5block_xor_neon(r->state, dst, src, &r->poly, mac);
 	else
 		chachapoly_4block_xor_neon(r->state, dst, src, &r->poly, mac);
@@ -330,6 +335,7 @@ static void chachapoly_stride(struct chachapoly_req *r, u8 *dst,
 	(void)dst;
 	(void)src;
 	(void)mac;
+	(void)stride;
 #endif
 }
 
@@ -348,7 +354,7 @@ static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
 	}
 	for (; i < n; i += stride) {
 		chachapoly_stride(r, dst + i, src + i,
-				  mac_dst ? dst + i - stride : src + i);
+				  mac_dst ? dst + i - stride : src + i, stride);
 		r->state[12] += stride / CHACHA_BLOCK_BYTES;
 	}
 	if (mac_dst && !PLANTED(STITCH))
