@@ -169,6 +169,9 @@ static unsigned int chachapoly_head_bytes(const struct chacha_impl *ci,
 	return stride;
 }
 
+/* What chachapoly_init() enciphers to get block 0 and the head. */
+static const u8 chachapoly_zeros[CHACHA_BLOCK_BYTES + CHACHAPOLY_HEAD_MAX];
+
 /* @dst = @src ^ @ks, @len bytes, 8 at a time where it can. */
 static void chachapoly_xor(u8 *dst, const u8 *src, const u8 *ks,
 			   unsigned int len)
@@ -244,10 +247,10 @@ void chachapoly_init(struct chachapoly_req *r, const struct chacha_impl *ci,
 	chacha_init_state(r->state, key, iv);
 	/*
 	 * Block 0: the one-time Poly1305 key, its first 32 bytes; then the
-	 * head's key stream, which the text's first bytes take.
+	 * head's key stream, which the text's first bytes take.  The key
+	 * stream itself: zeros in.
 	 */
-	memset(r->ks, 0, CHACHA_BLOCK_BYTES + head);
-	chacha_crypt_request(ci, r->state, r->ks, r->ks,
+	chacha_crypt_request(ci, r->state, r->ks, chachapoly_zeros,
 			     CHACHA_BLOCK_BYTES + head, 20, simd_usable);
 #ifdef CHACHAPOLY_LIB_POLY1305
 	if (pi->lib)
