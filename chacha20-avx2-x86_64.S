@@ -608,7 +608,7 @@ SYM_FUNC_END(chacha20_2block_xor_avx2)
  *				   const u8 *mac);
  *
  * chacha20_8block_xor_avx2(state, dst, src, 20) over one 512-byte stride
- * and, spread between its rounds, poly1305_blocks_x86_64_mulx(st, mac,
+ * and, spread between its rounds, oot_poly1305_blocks_x86_64_mulx(st, mac,
  * 32, 1): the 32 whole Poly1305 blocks at @mac (any alignment) absorbed
  * into st->h.  Every load from @mac comes before the first store to @dst,
  * so @mac may be @src (decryption, in place too) or any bytes this call

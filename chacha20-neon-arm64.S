@@ -473,7 +473,7 @@ SYM_FUNC_END(chacha20_6block_xor_neon)
  *				   const u8 *mac)
  *
  * chacha20_4block_xor_neon(state, dst, src, 20) over one 256-byte stride,
- * with poly1305_blocks_arm64(st, mac, 16, 1) spread between its rounds:
+ * with oot_poly1305_blocks_arm64(st, mac, 16, 1) spread between its rounds:
  * two blocks in each of the first eight double rounds, on the integer
  * pipes, which the vector rounds leave idle.  @mac is @src or 256 bytes
  * the call does not write (the stride before's output); it is read

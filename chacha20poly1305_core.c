@@ -48,9 +48,9 @@ const struct poly1305_impl poly1305_impls[] = {
 	 * Poly1305 on long requests: two passes with it win from 512 and
 	 * 2048 bytes on (tools/bench RESULTS.md sections 10 and 11).
 	 */
-	{ "c", 0, 0, poly1305_core_blocks, NULL, 0, 512, false },
+	{ "c", 0, 0, oot_poly1305_blocks, NULL, 0, 512, false },
 #ifdef __x86_64__
-	{ "mulx", CHACHA_CPU_BMI2_ADX, 0, poly1305_blocks_x86_64_mulx,
+	{ "mulx", CHACHA_CPU_BMI2_ADX, 0, oot_poly1305_blocks_x86_64_mulx,
 	  NULL, 0, 2048, false },
 	/*
 	 * zmm: only where zmm costs no clock speed, as for ChaCha20.  The
@@ -59,15 +59,15 @@ const struct poly1305_impl poly1305_impls[] = {
 	 * requests 8% slower, 512-byte ones 3% faster): below that, mulx.
 	 */
 	{ "ifma", CHACHA_CPU_AVX512 | CHACHA_CPU_IFMA | CHACHA_CPU_BMI2_ADX,
-	  CHACHA_CPU_PREFER_ZMM, poly1305_blocks_x86_64_mulx,
-	  poly1305_blocks_avx512ifma, 32, 0, false },
+	  CHACHA_CPU_PREFER_ZMM, oot_poly1305_blocks_x86_64_mulx,
+	  oot_poly1305_blocks_avx512ifma, 32, 0, false },
 #endif
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 	/*
 	 * mul/umulh, the Poly1305 the stitched NEON core weaves into its
 	 * rounds; alone, for the AD, the tails and requests without SIMD.
 	 */
-	{ "arm64", 0, 0, poly1305_blocks_arm64, NULL, 0, 0, false },
+	{ "arm64", 0, 0, oot_poly1305_blocks_arm64, NULL, 0, 0, false },
 #endif
 #ifdef CHACHAPOLY_LIB_POLY1305
 	{ "lib", 0, 0, NULL, NULL, 0, 0, true },
@@ -95,19 +95,19 @@ static __always_inline void poly1305_call(struct chachapoly_req *r,
 	}
 #endif
 #ifdef __x86_64__
-	if (fn == poly1305_blocks_avx512ifma)
-		poly1305_blocks_avx512ifma(st, src, nblocks, 1);
-	else if (fn == poly1305_blocks_x86_64_mulx)
-		poly1305_blocks_x86_64_mulx(st, src, nblocks, 1);
+	if (fn == oot_poly1305_blocks_avx512ifma)
+		oot_poly1305_blocks_avx512ifma(st, src, nblocks, 1);
+	else if (fn == oot_poly1305_blocks_x86_64_mulx)
+		oot_poly1305_blocks_x86_64_mulx(st, src, nblocks, 1);
 	else
 #elif defined(__aarch64__) && !defined(__AARCH64EB__)
-	if (fn == poly1305_blocks_arm64)
-		poly1305_blocks_arm64(st, src, nblocks, 1);
+	if (fn == oot_poly1305_blocks_arm64)
+		oot_poly1305_blocks_arm64(st, src, nblocks, 1);
 	else
 #else
 	(void)fn;	/* C is the only Poly1305 here */
 #endif
-		poly1305_core_blocks(st, src, nblocks, 1);
+		oot_poly1305_blocks(st, src, nblocks, 1);
 }
 
 /*
@@ -119,10 +119,10 @@ static bool chachapoly_stitches(const struct chacha_impl *ci,
 {
 #ifdef __x86_64__
 	return ci->cores[0].fn == chacha20_8block_xor_avx2 &&
-	       pi->scalar == poly1305_blocks_x86_64_mulx && !pi->simd;
+	       pi->scalar == oot_poly1305_blocks_x86_64_mulx && !pi->simd;
 #elif defined(__aarch64__) && !defined(__AARCH64EB__)
 	return (ci->needs & CHACHA_CPU_NEON) &&
-	       pi->scalar == poly1305_blocks_arm64 && !pi->simd;
+	       pi->scalar == oot_poly1305_blocks_arm64 && !pi->simd;
 #else
 	(void)ci;	/* no stitched core here */
 	(void)pi;
@@ -169,7 +169,7 @@ static unsigned int chachapoly_head_bytes(const struct chacha_impl *ci,
 	return stride;
 }
 
-/* What chachapoly_init() enciphers to get block 0 and the head. */
+/* What chachapoly_start() enciphers to get block 0 and the head. */
 static const u8 chachapoly_zeros[CHACHA_BLOCK_BYTES + CHACHAPOLY_HEAD_MAX];
 
 /* @dst = @src ^ @ks, @len bytes, 8 at a time where it can. */
@@ -230,9 +230,9 @@ static void chachapoly_pad(struct chachapoly_req *r, const u8 *src,
 	memzero_explicit(block, sizeof(block));
 }
 
-void chachapoly_init(struct chachapoly_req *r, const struct chacha_impl *ci,
-		     const struct poly1305_impl *pi, const u32 *key,
-		     const u8 nonce[CHACHAPOLY_NONCE_BYTES], bool simd_usable)
+void chachapoly_start(struct chachapoly_req *r, const struct chacha_impl *ci,
+		      const struct poly1305_impl *pi, const u32 *key,
+		      const u8 nonce[CHACHAPOLY_NONCE_BYTES], bool simd_usable)
 {
 	u8 iv[CHACHA_IV_BYTES] = { 0 };		/* counter 0 */
 	unsigned int head = chachapoly_head_bytes(ci, pi, simd_usable);
@@ -257,7 +257,7 @@ void chachapoly_init(struct chachapoly_req *r, const struct chacha_impl *ci,
 		poly1305_init(&r->lib, r->ks);
 	else
 #endif
-		poly1305_core_init(&r->poly, r->ks);
+		oot_poly1305_init(&r->poly, r->ks);
 	memzero_explicit(r->ks, CHACHA_BLOCK_BYTES);
 	if (PLANTED(COUNTER))
 		r->state[12] = 0;
@@ -380,7 +380,7 @@ static void chachapoly_step(struct chachapoly_req *r, u8 *dst,
 
 	if (head) {
 		/*
-		 * The head, from chachapoly_init()'s key stream.  Encrypting,
+		 * The head, from chachapoly_start()'s key stream.  Encrypting,
 		 * a whole head followed by a stride is the stitched core's
 		 * stride before, MACed in its first call; else at once.
 		 */
@@ -488,6 +488,6 @@ void chachapoly_final(struct chachapoly_req *r,
 		poly1305_final(&r->lib, tag);
 	else
 #endif
-		poly1305_core_emit(&r->poly, tag);
+		oot_poly1305_emit(&r->poly, tag);
 	memzero_explicit(r, sizeof(*r));
 }

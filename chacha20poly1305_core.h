@@ -64,7 +64,7 @@ struct poly1305_impl {
  * chacha20_8block_xor_avx2(@state, @dst, @src, 20) over one 512-byte
  * stride with Poly1305 of the 32 blocks at @mac (@src, or bytes the call
  * does not write) spread between its rounds, as
- * poly1305_blocks_x86_64_mulx(@st, @mac, 32, 1) (chacha20-avx2-x86_64.S).
+ * oot_poly1305_blocks_x86_64_mulx(@st, @mac, 32, 1) (chacha20-avx2-x86_64.S).
  * Needs AVX2, BMI2 and ADX, inside a SIMD section; only reads @state.
  */
 asmlinkage void chachapoly_8block_xor_avx2(const u32 *state, u8 *dst,
@@ -78,7 +78,7 @@ asmlinkage void chachapoly_8block_xor_avx2(const u32 *state, u8 *dst,
  * chacha20_4block_xor_neon(@state, @dst, @src, 20) over one 256-byte
  * stride with Poly1305 of the 16 blocks at @mac (@src, or bytes the call
  * does not write) spread between its rounds, as
- * poly1305_blocks_arm64(@st, @mac, 16, 1) (chacha20-neon-arm64.S).  Inside
+ * oot_poly1305_blocks_arm64(@st, @mac, 16, 1) (chacha20-neon-arm64.S).  Inside
  * a SIMD section; only reads @state.
  */
 asmlinkage void chachapoly_4block_xor_neon(const u32 *state, u8 *dst,
@@ -102,7 +102,7 @@ extern const struct poly1305_impl poly1305_impls[];
 extern const unsigned int poly1305_nimpls;
 
 /*
- * The key stream that chachapoly_init() may compute beyond block 0, in
+ * The key stream that chachapoly_start() may compute beyond block 0, in
  * the same call: one stride of the stitched core whose implementation's
  * widest core is that stride and one block wide (arm64's neon: 6 blocks,
  * the 5-block stitched core's 320 bytes).  None elsewhere.
@@ -114,7 +114,7 @@ extern const unsigned int poly1305_nimpls;
 #endif
 
 /*
- * One request's state, from chachapoly_init() to chachapoly_final(): the
+ * One request's state, from chachapoly_start() to chachapoly_final(): the
  * ChaCha state at the next block, Poly1305's, the AD's partial block,
  * the lengths for the last block of the MAC, and block 0 of the key
  * stream with the head's (@headlen bytes of it left, at the end of @ks).
@@ -152,9 +152,9 @@ const struct poly1305_impl *chachapoly_poly_for(const struct chacha_impl *ci,
  * @nonce with the counter at 0; block 0 of the key stream is the
  * Poly1305 key, and the text starts at block 1.
  */
-void chachapoly_init(struct chachapoly_req *r, const struct chacha_impl *ci,
-		     const struct poly1305_impl *pi, const u32 *key,
-		     const u8 nonce[CHACHAPOLY_NONCE_BYTES], bool simd_usable);
+void chachapoly_start(struct chachapoly_req *r, const struct chacha_impl *ci,
+		      const struct poly1305_impl *pi, const u32 *key,
+		      const u8 nonce[CHACHAPOLY_NONCE_BYTES], bool simd_usable);
 
 /* Authenticate @len more bytes of AD, in pieces of any length. */
 void chachapoly_ad(struct chachapoly_req *r, const u8 *ad, unsigned int len);

@@ -111,7 +111,7 @@ static int chachapoly_walk(struct aead_request *req, bool encrypt,
 	const struct chachapoly_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 	const struct chacha_impl *ci = READ_ONCE(chacha_impl);
 	bool simd = crypto_simd_usable();
-	struct chachapoly_req r __uninitialized;	/* chachapoly_init() */
+	struct chachapoly_req r __uninitialized;	/* chachapoly_start() */
 	u8 nonce[CHACHAPOLY_NONCE_BYTES];
 	unsigned int adlen = req->assoclen;
 	struct skcipher_walk walk;
@@ -134,9 +134,9 @@ static int chachapoly_walk(struct aead_request *req, bool encrypt,
 	else
 		err = skcipher_walk_aead_decrypt(&walk, req, false);
 
-	chachapoly_init(&r, ci,
-			chachapoly_poly_for(ci, READ_ONCE(chachapoly_pi), textlen),
-			ctx->key, nonce, simd);
+	chachapoly_start(&r, ci,
+			 chachapoly_poly_for(ci, READ_ONCE(chachapoly_pi), textlen),
+			 ctx->key, nonce, simd);
 	chachapoly_hash_ad(&r, req, adlen);
 
 	while (walk.nbytes) {
@@ -363,7 +363,7 @@ void chacha_test_poly1305(const struct poly1305_impl *p, bool simd,
 {
 	struct poly1305_core_state st;
 
-	poly1305_core_init(&st, key);
+	oot_poly1305_init(&st, key);
 	if (simd && p->simd) {
 		struct chacha_simd_save save;
 
@@ -373,7 +373,7 @@ void chacha_test_poly1305(const struct poly1305_impl *p, bool simd,
 	} else {
 		p->scalar(&st, msg, nblocks, 1);
 	}
-	poly1305_core_emit(&st, mac);
+	oot_poly1305_emit(&st, mac);
 	memzero_explicit(&st, sizeof(st));
 }
 EXPORT_SYMBOL_NS_GPL(chacha_test_poly1305, CHACHA_TEST_NS);

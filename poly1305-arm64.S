@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Poly1305 blocks (RFC 8439 section 2.5) in arm64 scalar assembly, mul and
- * umulh: the same arithmetic as poly1305_core_blocks() in poly1305_core.c
- * and poly1305_blocks_x86_64_mulx(), as numbered parts that the one-pass
+ * umulh: the same arithmetic as oot_poly1305_blocks() in poly1305_core.c
+ * and oot_poly1305_blocks_x86_64_mulx(), as numbered parts that the one-pass
  * ChaCha20-Poly1305 cores (chachapoly_4block_xor_neon and _5block_)
  * spread between the instructions of their rounds, and a function that
  * runs them in turn.
@@ -152,10 +152,10 @@
 	.text
 
 /*
- * void poly1305_blocks_arm64(struct poly1305_core_state *st,
+ * void oot_poly1305_blocks_arm64(struct poly1305_core_state *st,
  *			      const u8 *src, unsigned int nblocks, u32 hibit)
  *
- * poly1305_core_blocks()'s contract: absorb @nblocks (0 too) whole
+ * oot_poly1305_blocks()'s contract: absorb @nblocks (0 too) whole
  * 16-byte blocks of @src (any alignment), each with @hibit 2^128 added,
  * into st->h, which is left with h[2] <= 4.
  *
@@ -164,7 +164,7 @@
  * h in x4-x6, r0, r1, rr1 in x7-x9, scratch x10-x14: caller-saved only,
  * no stack.  Typed for kCFI: the module calls it through poly1305_impls[].
  */
-SYM_TYPED_FUNC_START(poly1305_blocks_arm64)
+SYM_TYPED_FUNC_START(oot_poly1305_blocks_arm64)
 	cbz		w2, .Lpoly_none
 	mov		w3, w3			/* hibit, zero-extended */
 	POLY1305_ARM64_LOAD	x0, x4, x5, x6, x7, x8, x9
@@ -176,6 +176,6 @@ SYM_TYPED_FUNC_START(poly1305_blocks_arm64)
 	POLY1305_ARM64_STORE	x0, x4, x5, x6
 .Lpoly_none:
 	ret
-SYM_FUNC_END(poly1305_blocks_arm64)
+SYM_FUNC_END(oot_poly1305_blocks_arm64)
 
 #endif /* POLY1305_ARM64_MACROS_ONLY */

@@ -2,13 +2,13 @@
 /*
  * Poly1305 block function for x86-64 with AVX-512 F, VL and IFMA:
  *
- *   void poly1305_blocks_avx512ifma(struct poly1305_core_state *st,
+ *   void oot_poly1305_blocks_avx512ifma(struct poly1305_core_state *st,
  *				     const u8 *src, unsigned int nblocks,
  *				     u32 hibit);
  *
- * The contract of poly1305_core_blocks() (poly1305_core.h): any nblocks,
+ * The contract of oot_poly1305_blocks() (poly1305_core.h): any nblocks,
  * h in the state's 64-bit limbs on entry and on exit with h[2] <= 4, so
- * that the C poly1305_core_emit() makes the tag and either function may
+ * that the C oot_poly1305_emit() makes the tag and either function may
  * absorb the next blocks.  The caller owns kernel_fpu_begin()/end().
  *
  * Radix 2^44: a number below 2^131 or so is x0 + x1 2^44 + x2 2^88 with
@@ -249,7 +249,7 @@ poly1305_ifma_perm:
 	vpaddq		%xmm12, %xmm1, %xmm1
 .endm
 
-SYM_TYPED_FUNC_START(poly1305_blocks_avx512ifma)
+SYM_TYPED_FUNC_START(oot_poly1305_blocks_avx512ifma)
 	test		NBLOCKS, NBLOCKS
 	jz		.Ldone
 
@@ -466,4 +466,4 @@ SYM_TYPED_FUNC_START(poly1305_blocks_avx512ifma)
 .Ldone:
 	vzeroupper
 	RET
-SYM_FUNC_END(poly1305_blocks_avx512ifma)
+SYM_FUNC_END(oot_poly1305_blocks_avx512ifma)

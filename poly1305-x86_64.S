@@ -2,13 +2,13 @@
 /*
  * Poly1305 blocks (RFC 8439 section 2.5) in x86-64 scalar assembly, with
  * BMI2's mulx and ADX's adcx/adox: the same arithmetic as
- * poly1305_core_blocks() in poly1305_core.c, as macros that the one-pass
+ * oot_poly1305_blocks() in poly1305_core.c, as macros that the one-pass
  * ChaCha20-Poly1305 cores can later spread between the instructions of
  * their vector rounds, and a function that loops them.
  *
  * The numbers, as in poly1305_core.c: h = h0 + h1 2^64 + h2 2^128, below
  * 2^130 + 2^64 between blocks (h2 <= 4), only reduced in full by
- * poly1305_core_emit(); r = r0 + r1 2^64 clamped, so r0 < 2^60 and
+ * oot_poly1305_emit(); r = r0 + r1 2^64 clamped, so r0 < 2^60 and
  * r1 < 2^60 is a multiple of 4; rr1 = r1 + (r1 >> 2) = 5 (r1 / 4), and
  * 2^128 r1 = 2^130 (r1 / 4) = rr1 modulo p = 2^130 - 5.  Per block m:
  *
@@ -200,14 +200,14 @@
 .text
 
 /*
- * void poly1305_blocks_x86_64_mulx(struct poly1305_core_state *st,
+ * void oot_poly1305_blocks_x86_64_mulx(struct poly1305_core_state *st,
  *				    const u8 *src, unsigned int nblocks,
  *				    u32 hibit)
  *
- * poly1305_core_blocks()'s contract: absorb @nblocks (0 too) whole
+ * oot_poly1305_blocks()'s contract: absorb @nblocks (0 too) whole
  * 16-byte blocks of @src (any alignment), each with @hibit 2^128 added
  * (1 for message blocks, 0 for a padded last partial one), into st->h,
- * which is left with h[2] <= 4 for poly1305_core_emit() or the next call.
+ * which is left with h[2] <= 4 for oot_poly1305_emit() or the next call.
  *
  *	%rdi = st: h[3] at 0, r[2] at 24 (clamped), s[2] at 40 (unused)
  *	%rsi = src, %edx = nblocks, %ecx = hibit
@@ -221,7 +221,7 @@
  * typed start refers to; without such a user modpost finds the symbol
  * undefined (7.3's kCFI build of a Kbuild that only adds this object).
  */
-SYM_TYPED_FUNC_START(poly1305_blocks_x86_64_mulx)
+SYM_TYPED_FUNC_START(oot_poly1305_blocks_x86_64_mulx)
 	test		%edx, %edx
 	jz		.Lmulx_none
 	POLY1305_MULX_SAVE
@@ -240,6 +240,6 @@ SYM_TYPED_FUNC_START(poly1305_blocks_x86_64_mulx)
 	POLY1305_MULX_RESTORE
 .Lmulx_none:
 	RET
-SYM_FUNC_END(poly1305_blocks_x86_64_mulx)
+SYM_FUNC_END(oot_poly1305_blocks_x86_64_mulx)
 
 #endif /* POLY1305_MULX_MACROS_ONLY */

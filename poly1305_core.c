@@ -81,8 +81,8 @@ static void fold_h2(u64 *h0, u64 *h1, u64 *h2)
 		*h2 += (u64)(t >> 64);
 }
 
-void poly1305_core_init(struct poly1305_core_state *st,
-			const u8 key[POLY1305_CORE_KEY_BYTES])
+void oot_poly1305_init(struct poly1305_core_state *st,
+		       const u8 key[POLY1305_CORE_KEY_BYTES])
 {
 	/* r &= 0x0ffffffc0ffffffc0ffffffc0fffffff */
 	st->r[0] = load_le64(key) & 0x0ffffffc0fffffffULL;
@@ -94,8 +94,8 @@ void poly1305_core_init(struct poly1305_core_state *st,
 	st->h[2] = 0;
 }
 
-void poly1305_core_blocks(struct poly1305_core_state *st, const u8 *src,
-			  unsigned int nblocks, u32 hibit)
+void oot_poly1305_blocks(struct poly1305_core_state *st, const u8 *src,
+			 unsigned int nblocks, u32 hibit)
 {
 	const u64 r0 = st->r[0], r1 = st->r[1];
 	const u64 rr1 = r1 + (r1 >> 2);
@@ -135,8 +135,8 @@ void poly1305_core_blocks(struct poly1305_core_state *st, const u8 *src,
 	st->h[2] = h2;
 }
 
-void poly1305_core_emit(const struct poly1305_core_state *st,
-			u8 mac[POLY1305_CORE_MAC_BYTES])
+void oot_poly1305_emit(const struct poly1305_core_state *st,
+		       u8 mac[POLY1305_CORE_MAC_BYTES])
 {
 	u64 h0 = st->h[0], h1 = st->h[1], h2 = st->h[2];
 	unsigned __int128 t;
@@ -174,15 +174,15 @@ void poly1305_core_emit(const struct poly1305_core_state *st,
 	store_le64(mac + 8, h1);
 }
 
-void poly1305_core_ctx_init(struct poly1305_core_ctx *ctx,
-			    const u8 key[POLY1305_CORE_KEY_BYTES])
+void oot_poly1305_ctx_init(struct poly1305_core_ctx *ctx,
+			   const u8 key[POLY1305_CORE_KEY_BYTES])
 {
-	poly1305_core_init(&ctx->st, key);
+	oot_poly1305_init(&ctx->st, key);
 	ctx->buflen = 0;
 }
 
-void poly1305_core_update(struct poly1305_core_ctx *ctx, const u8 *src,
-			  unsigned int len)
+void oot_poly1305_update(struct poly1305_core_ctx *ctx, const u8 *src,
+			 unsigned int len)
 {
 	unsigned int n;
 
@@ -197,12 +197,12 @@ void poly1305_core_update(struct poly1305_core_ctx *ctx, const u8 *src,
 		len -= n;
 		if (ctx->buflen < POLY1305_CORE_BLOCK_BYTES)
 			return;
-		poly1305_core_blocks(&ctx->st, ctx->buf, 1, 1);
+		oot_poly1305_blocks(&ctx->st, ctx->buf, 1, 1);
 		ctx->buflen = 0;
 	}
 	n = len / POLY1305_CORE_BLOCK_BYTES;
 	if (n) {
-		poly1305_core_blocks(&ctx->st, src, n, 1);
+		oot_poly1305_blocks(&ctx->st, src, n, 1);
 		src += n * POLY1305_CORE_BLOCK_BYTES;
 		len -= n * POLY1305_CORE_BLOCK_BYTES;
 	}
@@ -212,17 +212,17 @@ void poly1305_core_update(struct poly1305_core_ctx *ctx, const u8 *src,
 	}
 }
 
-void poly1305_core_final(struct poly1305_core_ctx *ctx,
-			 u8 mac[POLY1305_CORE_MAC_BYTES])
+void oot_poly1305_final(struct poly1305_core_ctx *ctx,
+			u8 mac[POLY1305_CORE_MAC_BYTES])
 {
 	/* A last partial block: its bytes, 0x01, zeros, and no 2^128. */
 	if (ctx->buflen) {
 		ctx->buf[ctx->buflen] = PLANTED(PAD) ? 0 : 1;
 		memset(ctx->buf + ctx->buflen + 1, 0,
 		       POLY1305_CORE_BLOCK_BYTES - ctx->buflen - 1);
-		poly1305_core_blocks(&ctx->st, ctx->buf, 1, 0);
+		oot_poly1305_blocks(&ctx->st, ctx->buf, 1, 0);
 	}
-	poly1305_core_emit(&ctx->st, mac);
+	oot_poly1305_emit(&ctx->st, mac);
 	if (!PLANTED(WIPE))
 		memzero_explicit(ctx, sizeof(*ctx));
 }

@@ -4,11 +4,14 @@
  * 64-bit limbs, r in two, 64 x 64 -> 128-bit products.  For the one-pass
  * ChaCha20-Poly1305 to come, which feeds whole 16-byte blocks across the
  * steps of a scatterlist walk, the block interface is resumable: any
- * number of poly1305_core_blocks() calls between init and emit.  The
+ * number of oot_poly1305_blocks() calls between init and emit.  The
  * buffered interface below it takes any lengths, for the tests.
  *
- * The names stay clear of the kernel's <crypto/poly1305.h>, which has a
- * struct poly1305_state and poly1305_init() of its own.
+ * The functions carry the prefix oot_, as the drivers carry the suffix
+ * -oot: the kernel exports poly1305_core_blocks() and poly1305_core_emit()
+ * of its own, with other prototypes (<crypto/internal/poly1305.h>), and
+ * two functions of one name would confuse kallsyms, ftrace and kprobes.
+ * make symbols-check fails on any global name a kernel also has.
  */
 #ifndef POLY1305_CORE_H
 #define POLY1305_CORE_H
@@ -32,54 +35,54 @@ struct poly1305_core_state {
 };
 
 /* Clamp r, take s, clear the accumulator. */
-void poly1305_core_init(struct poly1305_core_state *st,
-			const u8 key[POLY1305_CORE_KEY_BYTES]);
+void oot_poly1305_init(struct poly1305_core_state *st,
+		       const u8 key[POLY1305_CORE_KEY_BYTES]);
 
 /*
  * Absorb @nblocks whole 16-byte blocks of @src (any alignment).  @hibit
  * is 1 for message blocks (2^128 added to each), 0 only for a last
  * partial block that the caller has padded with 0x01 and then zeros.
  */
-void poly1305_core_blocks(struct poly1305_core_state *st, const u8 *src,
-			  unsigned int nblocks, u32 hibit);
+void oot_poly1305_blocks(struct poly1305_core_state *st, const u8 *src,
+			 unsigned int nblocks, u32 hibit);
 
 /*
  * The tag: h reduced modulo 2^130 - 5, plus s modulo 2^128, little
  * endian.  Constant time; @st is left as it was (the caller wipes it).
  */
-void poly1305_core_emit(const struct poly1305_core_state *st,
-			u8 mac[POLY1305_CORE_MAC_BYTES]);
+void oot_poly1305_emit(const struct poly1305_core_state *st,
+		       u8 mac[POLY1305_CORE_MAC_BYTES]);
 
 #ifdef __x86_64__
 /*
- * poly1305_core_blocks() in assembly with mulx and adcx/adox
+ * oot_poly1305_blocks() in assembly with mulx and adcx/adox
  * (poly1305-x86_64.S), on the same state: the caller checks that the CPU
  * has BMI2 and ADX.  Uses no vector register.
  */
-asmlinkage void poly1305_blocks_x86_64_mulx(struct poly1305_core_state *st,
-					    const u8 *src,
-					    unsigned int nblocks, u32 hibit);
+asmlinkage void oot_poly1305_blocks_x86_64_mulx(struct poly1305_core_state *st,
+						const u8 *src,
+						unsigned int nblocks, u32 hibit);
 
 /*
- * poly1305_core_blocks() in AVX-512 IFMA (poly1305-avx512ifma-x86_64.S),
+ * oot_poly1305_blocks() in AVX-512 IFMA (poly1305-avx512ifma-x86_64.S),
  * eight blocks at a time: the same contract and the same state, so any of
- * the block functions may take the next blocks and poly1305_core_emit()
+ * the block functions may take the next blocks and oot_poly1305_emit()
  * the tag.  Needs AVX512F, AVX512VL and AVX512IFMA, between
  * kernel_fpu_begin() and kernel_fpu_end().
  */
-asmlinkage void poly1305_blocks_avx512ifma(struct poly1305_core_state *st,
-					   const u8 *src, unsigned int nblocks,
-					   u32 hibit);
+asmlinkage void oot_poly1305_blocks_avx512ifma(struct poly1305_core_state *st,
+					       const u8 *src, unsigned int nblocks,
+					       u32 hibit);
 #endif
 
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 /*
- * poly1305_core_blocks() in arm64 assembly with mul and umulh
+ * oot_poly1305_blocks() in arm64 assembly with mul and umulh
  * (poly1305-arm64.S), on the same state.  Uses no vector register.
  */
-asmlinkage void poly1305_blocks_arm64(struct poly1305_core_state *st,
-				      const u8 *src, unsigned int nblocks,
-				      u32 hibit);
+asmlinkage void oot_poly1305_blocks_arm64(struct poly1305_core_state *st,
+					  const u8 *src, unsigned int nblocks,
+					  u32 hibit);
 #endif
 
 /* Any lengths: whole blocks go straight through, the rest is buffered. */
@@ -89,12 +92,12 @@ struct poly1305_core_ctx {
 	unsigned int buflen;
 };
 
-void poly1305_core_ctx_init(struct poly1305_core_ctx *ctx,
-			    const u8 key[POLY1305_CORE_KEY_BYTES]);
-void poly1305_core_update(struct poly1305_core_ctx *ctx, const u8 *src,
-			  unsigned int len);
+void oot_poly1305_ctx_init(struct poly1305_core_ctx *ctx,
+			   const u8 key[POLY1305_CORE_KEY_BYTES]);
+void oot_poly1305_update(struct poly1305_core_ctx *ctx, const u8 *src,
+			 unsigned int len);
 /* The tag of everything fed to @ctx; wipes @ctx. */
-void poly1305_core_final(struct poly1305_core_ctx *ctx,
-			 u8 mac[POLY1305_CORE_MAC_BYTES]);
+void oot_poly1305_final(struct poly1305_core_ctx *ctx,
+			u8 mac[POLY1305_CORE_MAC_BYTES]);
 
 #endif /* POLY1305_CORE_H */

@@ -12,7 +12,7 @@
  * each core and a partial tail, chacha_block_scalar(), hchacha_block_scalar()
  * and the whole XChaCha set-up go through that, and so does Poly1305
  * (poly1305_core.c) with a secret key and message, its final reduction
- * from h in every range, and poly1305_blocks_x86_64_mulx()
+ * from h in every range, and oot_poly1305_blocks_x86_64_mulx()
  * (poly1305-x86_64.S) where the CPU has BMI2 and ADX, from a secret h in
  * every range too.  Outputs are discarded, never branched on.
  *
@@ -29,7 +29,7 @@
  *	present ADX in CPUID, so tests/Makefile asks outside valgrind and
  *	passes --mulx to the run under valgrind if the CPU has both.
  *   ct --mulx
- *	check poly1305_blocks_x86_64_mulx() whatever CPUID says.
+ *	check oot_poly1305_blocks_x86_64_mulx() whatever CPUID says.
  *
  * Outside valgrind the client requests do nothing and the run just
  * exercises the code.
@@ -219,24 +219,24 @@ static void ct_poly1305(void)
 		make_secret(key, sizeof(key));
 		io = io_get(plens[i]);
 		make_secret(io.src, plens[i]);
-		poly1305_core_ctx_init(&ctx, key);
-		poly1305_core_update(&ctx, io.src, plens[i]);
-		poly1305_core_final(&ctx, mac);
+		oot_poly1305_ctx_init(&ctx, key);
+		oot_poly1305_update(&ctx, io.src, plens[i]);
+		oot_poly1305_final(&ctx, mac);
 		declassify(mac, sizeof(mac));
 
-		poly1305_core_init(&st, key);
-		poly1305_core_blocks(&st, io.src, plens[i] / 16, 1);
-		poly1305_core_emit(&st, mac);
+		oot_poly1305_init(&st, key);
+		oot_poly1305_blocks(&st, io.src, plens[i] / 16, 1);
+		oot_poly1305_emit(&st, mac);
 		declassify(mac, sizeof(mac));
 		io_put(io, 0);
 	}
 	for (i = 0; i < ARRAY_SIZE(hs); i++) {
 		memset(key, 0xff, sizeof(key));
 		make_secret(key, sizeof(key));
-		poly1305_core_init(&st, key);
+		oot_poly1305_init(&st, key);
 		memcpy(st.h, hs[i], sizeof(st.h));
 		make_secret(st.h, sizeof(st.h));
-		poly1305_core_emit(&st, mac);
+		oot_poly1305_emit(&st, mac);
 		declassify(mac, sizeof(mac));
 		n_calls++;
 	}
@@ -244,7 +244,7 @@ static void ct_poly1305(void)
 
 #ifdef __x86_64__
 /*
- * poly1305_blocks_x86_64_mulx() with a secret key, message and starting
+ * oot_poly1305_blocks_x86_64_mulx() with a secret key, message and starting
  * h (h2 up to 4, all ones), hibit 1 and 0; the C core's emit after it.
  */
 static bool cpu_has_mulx(void)
@@ -288,12 +288,12 @@ static void ct_poly1305_mulx(bool forced)
 			len = nbs[i] * POLY1305_CORE_BLOCK_BYTES;
 			io = io_get(len);
 			make_secret(io.src, len);
-			poly1305_core_init(&st, key);
+			oot_poly1305_init(&st, key);
 			memcpy(st.h, hs[k], sizeof(st.h));
 			make_secret(st.h, sizeof(st.h));
-			poly1305_blocks_x86_64_mulx(&st, io.src, nbs[i],
-						    (i + k) % 2);
-			poly1305_core_emit(&st, mac);
+			oot_poly1305_blocks_x86_64_mulx(&st, io.src, nbs[i],
+							(i + k) % 2);
+			oot_poly1305_emit(&st, mac);
 			declassify(mac, sizeof(mac));
 			io_put(io, 0);
 		}

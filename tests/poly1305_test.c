@@ -31,29 +31,29 @@
  *   long       messages up to P1305_LONG_MAX bytes: every length next to
  *              a multiple of 128 (eight blocks) and random ones, against
  *              the reference
- *   wipe       poly1305_core_final() leaves the context all zero
+ *   wipe       oot_poly1305_final() leaves the context all zero
  *
  * The same inputs also go through each block function of p1305_impls[]
  * that the CPU runs (a SKIPPED line for each other one): on x86-64
- * poly1305_blocks_x86_64_mulx() (poly1305-x86_64.S, BMI2 and ADX) and
- * poly1305_blocks_avx512ifma() (poly1305-avx512ifma-x86_64.S, AVX512F,
- * AVX512VL and AVX512IFMA), with failure lines "FAIL poly1305-mulx/GROUP"
- * and "FAIL poly1305-ifma/GROUP"; on arm64 poly1305_blocks_arm64()
+ * oot_poly1305_blocks_x86_64_mulx() (poly1305-x86_64.S, BMI2 and ADX) and
+ * oot_poly1305_blocks_avx512ifma() (poly1305-avx512ifma-x86_64.S, AVX512F,
+				     * AVX512VL and AVX512IFMA), with failure lines "FAIL poly1305-mulx/GROUP"
+ * and "FAIL poly1305-ifma/GROUP"; on arm64 oot_poly1305_blocks_arm64()
  * (poly1305-arm64.S), "FAIL poly1305-arm64/GROUP".  Each runs in the block API alone, with
- * a last partial block padded as poly1305_core_final() pads it, and its
- * state goes to poly1305_core_emit() for the tag, which is compared with
+ * a last partial block padded as oot_poly1305_final() pads it, and its
+ * state goes to oot_poly1305_emit() for the tag, which is compared with
  * RFC 8439's or the reference's, never with poly1305_core.c's:
  *
  *   vector     the RFC vectors, in one call, in runs of 0-3 blocks, and
- *              mixed with calls of poly1305_core_blocks() (the same state
- *              layout)
+ *              mixed with calls of oot_poly1305_blocks() (the same state
+							   *              layout)
  *   edge       the edge messages, also after 8 and 16 blocks that add up
  *              to p (so for r = 1 they leave h where it was), through the
  *              IFMA code's eight-lane path; edge-coverage: the same ranges
  *              of h, in the function's own state
  *   length     as the length group, in one call
  *   blocks     as the blocks group (the same runs), and the long runs
- *              also mixed with poly1305_core_blocks()
+ *              also mixed with oot_poly1305_blocks()
  *   random     as the random group (the same runs)
  *   long       as the long group, in one call
  *
@@ -86,7 +86,7 @@
 static u8 msg_buf[P1305_MAX_OFF + P1305_RANDOM_MAX];
 static u8 long_buf[P1305_MAX_OFF + P1305_LONG_MAX + 1];
 
-/* A block function: poly1305_core_blocks() or another with its contract. */
+/* A block function: oot_poly1305_blocks() or another with its contract. */
 typedef void p1305_blocks_fn(struct poly1305_core_state *st, const u8 *src,
 			     unsigned int nblocks, u32 hibit);
 
@@ -142,27 +142,27 @@ static struct p1305_impl p1305_impls[] = {
 #ifdef __x86_64__
 	{
 		.name = "poly1305-mulx",
-		.func = "poly1305_blocks_x86_64_mulx()",
+		.func = "oot_poly1305_blocks_x86_64_mulx()",
 		.needs = "BMI2 or ADX",
-		.blocks = poly1305_blocks_x86_64_mulx,
+		.blocks = oot_poly1305_blocks_x86_64_mulx,
 		.cpu_ok = cpu_has_mulx,
 		.with_state = true,
 		.state = { .impl = "poly1305-mulx", .name = "state" },
 	},
 	{
 		.name = "poly1305-ifma",
-		.func = "poly1305_blocks_avx512ifma()",
+		.func = "oot_poly1305_blocks_avx512ifma()",
 		.needs = "AVX512F, AVX512VL or AVX512IFMA",
-		.blocks = poly1305_blocks_avx512ifma,
+		.blocks = oot_poly1305_blocks_avx512ifma,
 		.cpu_ok = cpu_has_ifma,
 	},
 #endif
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 	{
 		.name = "poly1305-arm64",
-		.func = "poly1305_blocks_arm64()",
+		.func = "oot_poly1305_blocks_arm64()",
 		.needs = "nothing",
-		.blocks = poly1305_blocks_arm64,
+		.blocks = oot_poly1305_blocks_arm64,
 		.cpu_ok = cpu_always,
 		.with_state = true,
 		.state = { .impl = "poly1305-arm64", .name = "state" },
@@ -246,9 +246,9 @@ static void mac_once(const u8 *key, const u8 *msg, unsigned int len,
 {
 	struct poly1305_core_ctx ctx;
 
-	poly1305_core_ctx_init(&ctx, key);
-	poly1305_core_update(&ctx, msg, len);
-	poly1305_core_final(&ctx, mac);
+	oot_poly1305_ctx_init(&ctx, key);
+	oot_poly1305_update(&ctx, msg, len);
+	oot_poly1305_final(&ctx, mac);
 }
 
 /* In pieces of random lengths (0 included), or of 1 byte if @bytewise. */
@@ -258,7 +258,7 @@ static void mac_pieces(const u8 *key, const u8 *msg, unsigned int len,
 	struct poly1305_core_ctx ctx;
 	unsigned int off = 0, n;
 
-	poly1305_core_ctx_init(&ctx, key);
+	oot_poly1305_ctx_init(&ctx, key);
 	while (off < len) {
 		if (bytewise)
 			n = 1;
@@ -266,16 +266,16 @@ static void mac_pieces(const u8 *key, const u8 *msg, unsigned int len,
 			n = 0;
 		else
 			n = 1 + rng_next() % (len - off < 40 ? len - off : 40);
-		poly1305_core_update(&ctx, msg + off, n);
+		oot_poly1305_update(&ctx, msg + off, n);
 		off += n;
 	}
-	poly1305_core_final(&ctx, mac);
+	oot_poly1305_final(&ctx, mac);
 }
 
 /*
  * A block API resumed over several calls: @n runs of @len[i] blocks (empty
  * ones too), each by the function checked or, where @c[i], by
- * poly1305_core_blocks().
+ * oot_poly1305_blocks().
  */
 struct p1305_runs {
 	unsigned int n;
@@ -371,10 +371,10 @@ static void check_state(struct p1305_impl *im, const char *what,
 
 /*
  * @len bytes through the block function of @im (the C core's if NULL)
- * alone, not poly1305_core_update(): the whole blocks in one call, or in
+ * alone, not oot_poly1305_update(): the whole blocks in one call, or in
  * the runs of @runs; then a last partial block padded as
- * poly1305_core_final() pads it (0x01, zeros), with hibit 0; then
- * poly1305_core_emit().  If @im->with_state, the C core also runs
+ * oot_poly1305_final() pads it (0x01, zeros), with hibit 0; then
+ * oot_poly1305_emit().  If @im->with_state, the C core also runs
  * alongside, for the state check after each call (@what names the inputs
  * there).
  */
@@ -382,7 +382,7 @@ static void mac_blocks(struct p1305_impl *im, const u8 *key, const u8 *msg,
 		       unsigned int len, const struct p1305_runs *runs,
 		       const char *what, u8 *mac)
 {
-	p1305_blocks_fn *blocks = im ? im->blocks : poly1305_core_blocks;
+	p1305_blocks_fn *blocks = im ? im->blocks : oot_poly1305_blocks;
 	bool shadowed = im && im->with_state;
 	struct poly1305_core_state st, shadow;
 	unsigned int nblocks = len / POLY1305_CORE_BLOCK_BYTES;
@@ -397,16 +397,16 @@ static void mac_blocks(struct p1305_impl *im, const u8 *key, const u8 *msg,
 		one.c[0] = false;
 		runs = &one;
 	}
-	poly1305_core_init(&st, key);
+	oot_poly1305_init(&st, key);
 	shadow = st;
 	for (i = 0; i < runs->n; i++) {
 		n = runs->len[i];
 		if (runs->c[i])
-			poly1305_core_blocks(&st, msg, n, 1);
+			oot_poly1305_blocks(&st, msg, n, 1);
 		else
 			blocks(&st, msg, n, 1);
 		if (shadowed) {
-			poly1305_core_blocks(&shadow, msg, n, 1);
+			oot_poly1305_blocks(&shadow, msg, n, 1);
 			check_state(im, what, &st, &shadow, n);
 		}
 		msg += n * POLY1305_CORE_BLOCK_BYTES;
@@ -417,11 +417,11 @@ static void mac_blocks(struct p1305_impl *im, const u8 *key, const u8 *msg,
 		memset(last + part + 1, 0, sizeof(last) - part - 1);
 		blocks(&st, last, 1, 0);
 		if (shadowed) {
-			poly1305_core_blocks(&shadow, last, 1, 0);
+			oot_poly1305_blocks(&shadow, last, 1, 0);
 			check_state(im, what, &st, &shadow, 1);
 		}
 	}
-	poly1305_core_emit(&st, mac);
+	oot_poly1305_emit(&st, mac);
 	memset(&st, 0, sizeof(st));
 	memset(&shadow, 0, sizeof(shadow));
 }
@@ -551,7 +551,7 @@ static void edge_impl(struct p1305_impl *im, struct p1305_group *g,
 	enum h_range where;
 	char what[160];
 
-	poly1305_core_init(&st, key);
+	oot_poly1305_init(&st, key);
 	shadow = st;
 	im->blocks(&st, big, pfx + nb, 1);
 	where = h_range(&st);
@@ -559,10 +559,10 @@ static void edge_impl(struct p1305_impl *im, struct p1305_group *g,
 	snprintf(what, sizeof(what), "%s, after %u blocks, h in %s",
 		 what_edge, pfx, h_range_names[where]);
 	if (im->with_state) {
-		poly1305_core_blocks(&shadow, big, pfx + nb, 1);
+		oot_poly1305_blocks(&shadow, big, pfx + nb, 1);
 		check_state(im, what, &st, &shadow, pfx + nb);
 	}
-	poly1305_core_emit(&st, mac);
+	oot_poly1305_emit(&st, mac);
 	check_tag(g, what, mac, want);
 }
 
@@ -679,11 +679,11 @@ static void test_edges(void)
 	new_group();
 	for (n = 0; n < EDGE_MESSAGES; n++) {
 		edge_message(n, &e);
-		poly1305_core_init(&st, e.key);
-		poly1305_core_blocks(&st, e.msg, e.nb, 1);
+		oot_poly1305_init(&st, e.key);
+		oot_poly1305_blocks(&st, e.msg, e.nb, 1);
 		where = h_range(&st);
 		seen[where]++;
-		poly1305_core_emit(&st, mac);
+		oot_poly1305_emit(&st, mac);
 		ref_poly1305(e.key, e.msg, 16 * e.nb, want);
 		snprintf(what, sizeof(what), "%s, h in %s", e.what,
 			 h_range_names[where]);
@@ -832,7 +832,7 @@ static void test_lengths(void)
  * C core against its own one call and the others against the reference;
  * then up to P1305_LONG_MAX bytes in runs of 0-40 blocks (every count up
  * to 20 blocks, then random ones), against the reference, the others
- * also mixed with poly1305_core_blocks().
+ * also mixed with oot_poly1305_blocks().
  */
 static void test_blocks(void)
 {
@@ -1009,7 +1009,7 @@ static void test_states(struct p1305_impl *im)
 	new_group();
 	for (i = 0; i < 4 * ARRAY_SIZE(hs) + 200; i++) {
 		make_key(key, i % ARRAY_SIZE(key_kinds));
-		poly1305_core_init(&st, key);
+		oot_poly1305_init(&st, key);
 		if (i < 4 * ARRAY_SIZE(hs)) {
 			memcpy(st.h, hs[i / 4], sizeof(st.h));
 		} else {
@@ -1031,7 +1031,7 @@ static void test_states(struct p1305_impl *im)
 			 (unsigned long long)st.h[0],
 			 key_kinds[i % ARRAY_SIZE(key_kinds)], hibit);
 		im->blocks(&st, msg_buf, nb, hibit);
-		poly1305_core_blocks(&shadow, msg_buf, nb, hibit);
+		oot_poly1305_blocks(&shadow, msg_buf, nb, hibit);
 		check_state(im, what, &st, &shadow, nb);
 	}
 }
@@ -1050,9 +1050,9 @@ static void test_wipe(void)
 		make_key(key, 0);
 		rng_fill(msg_buf, len);
 		memset(&ctx, 0x5a, sizeof(ctx));
-		poly1305_core_ctx_init(&ctx, key);
-		poly1305_core_update(&ctx, msg_buf, len);
-		poly1305_core_final(&ctx, mac);
+		oot_poly1305_ctx_init(&ctx, key);
+		oot_poly1305_update(&ctx, msg_buf, len);
+		oot_poly1305_final(&ctx, mac);
 		for (i = 0, bad = 0; i < sizeof(ctx); i++)
 			bad += p[i] != 0;
 		if (bad)

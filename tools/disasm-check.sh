@@ -39,10 +39,10 @@ funcs=(chacha_skcipher_crypt chacha_stream_xor xchacha_stream_xor
        chacha_init_state chacha_crypt_request chacha_crypt_impl
        chacha_crypt_bounce chacha_xor_block_scalar chacha_permute
        chachapoly_encrypt chachapoly_decrypt chachapoly_walk
-       chachapoly_init chachapoly_ad chachapoly_crypt chachapoly_final
+       chachapoly_start chachapoly_ad chachapoly_crypt chachapoly_final
        chachapoly_step chachapoly_blocks chachapoly_pad
-       chachapoly_8block_xor_avx2 poly1305_core_blocks
-       poly1305_core_init poly1305_core_emit)
+       chachapoly_8block_xor_avx2 oot_poly1305_blocks
+       oot_poly1305_init oot_poly1305_emit)
 # The skcipher walks, which must start zeroed (see above).
 declare -A allowed=([chacha_stream_xor]=1 [chachapoly_walk]=1)
 

@@ -434,9 +434,9 @@ trace() {
 #			Poly1305 blocks
 #	ostitch5	our chachapoly_5block_xor_neon: 320 bytes and 20
 #			Poly1305 blocks
-#	opoly-N		our poly1305_blocks_arm64 over N blocks
+#	opoly-N		our oot_poly1305_blocks_arm64 over N blocks
 #	oxor-N		our chachapoly_xor() (C) on N bytes, a multiple of 8:
-#			the head's text against chachapoly_init()'s key stream
+#			the head's text against chachapoly_start()'s key stream
 #	k5-LEN		the kernel's chacha_4block_xor_neon on LEN bytes
 #			(65..320: it handles partial strides itself)
 #	k1		the kernel's chacha_block_xor_neon (64 bytes or less)
@@ -458,7 +458,7 @@ call_path() {
 	ostitch5)
 		echo "ours chacha20-neon-arm64.S chachapoly_5block_xor_neon T9 N" ;;
 	opoly-*)
-		echo "ours poly1305-arm64.S poly1305_blocks_arm64 N T$((len - 1)) N" ;;
+		echo "ours poly1305-arm64.S oot_poly1305_blocks_arm64 N T$((len - 1)) N" ;;
 	oxor-*)
 		[ $((len % 8)) = 0 ] || return 1
 		echo "ours chacha20poly1305_core.c chachapoly_xor N T$((len / 8 - 1)) N T" ;;
@@ -541,7 +541,7 @@ skcipher_calls() {
 # encrypting with a stride after it the first stitched call MACs it; the
 # whole 320-byte strides after it through the 5-block stitched core
 # (encrypting, the last stride's Poly1305 after: the MAC runs one stride
-# behind); the rest as skcipher_calls neon and poly1305_blocks_arm64 (its
+# behind); the rest as skcipher_calls neon and oot_poly1305_blocks_arm64 (its
 # whole blocks, its padded last block); the lengths' block.  neon4: block
 # 0 by a 4-block call, no head, the whole 256-byte strides through the
 # 4-block stitched core (encrypting, the first stride's ChaCha20 alone as
@@ -902,10 +902,10 @@ echo "ChaCha20-Poly1305, cycles per message of n bytes of text, no AD:" \
      "CPU's skcipher uses (neon where it is not at 400), decrypting (block 0 by a 4-block call," \
      "the whole strides of its stitched core: neon's 5-block one, 320" \
      "bytes, neon4's 4-block one, 256; the rest by its skcipher cores" \
-     "and poly1305_blocks_arm64 on its whole and its padded last block," \
+     "and oot_poly1305_blocks_arm64 on its whole and its padded last block," \
      "the lengths' block) and encrypting (the first stride's ChaCha20 by" \
      "its skcipher cores and the last stride's Poly1305 by" \
-     "poly1305_blocks_arm64 instead, the MAC one stride behind); the" \
+     "oot_poly1305_blocks_arm64 instead, the MAC one stride behind); the" \
      "template: 32 bytes by the kernel's 1-block code, the text by" \
      "chacha_4block_xor_neon (ceil(n/320) calls, the last on what" \
      "remains), poly1305_blocks_neon over the whole blocks (scalar" \

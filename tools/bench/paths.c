@@ -256,7 +256,7 @@ static bool tag_differs(const u8 *a, const u8 *b)
 
 /*
  * The module's AEAD request as chachapoly_walk() and its callers make it:
- * chachapoly_init(), the AD, the text one walk step (a page) at a time,
+ * chachapoly_start(), the AD, the text one walk step (a page) at a time,
  * chachapoly_final(), then the tag out or compared.  Left out, as on the
  * kernel's side below: the crypto API's calls, the scatterlist walks and
  * the AD's copy through a bounce buffer.
@@ -266,12 +266,12 @@ static bool module_aead(const struct chacha_impl *ci,
 			const struct bench_aead *a, u8 *dst, const u8 *src,
 			unsigned int len, bool decrypt)
 {
-	struct chachapoly_req r __uninitialized;	/* chachapoly_init() */
+	struct chachapoly_req r __uninitialized;	/* chachapoly_start() */
 	u8 tag[CHACHAPOLY_TAG_BYTES];
 	bool ok = true;
 
-	chachapoly_init(&r, ci, chachapoly_poly_for(ci, pi, len), a->key,
-			a->nonce, true);
+	chachapoly_start(&r, ci, chachapoly_poly_for(ci, pi, len), a->key,
+			 a->nonce, true);
 	chachapoly_ad(&r, a->ad, a->adlen);
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, BENCH_SECTION_BYTES);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Rough cycles per byte of poly1305_core_blocks() (C) and
- * poly1305_blocks_x86_64_mulx() (poly1305-x86_64.S), by rdtsc, the least
+ * Rough cycles per byte of oot_poly1305_blocks() (C) and
+ * oot_poly1305_blocks_x86_64_mulx() (poly1305-x86_64.S), by rdtsc, the least
  * of many runs.  Not part of make bench or any check; built by hand from
  * the top of the tree, after make -C tests (for the assembly's object),
  * with this file, poly1305_core.c and tests/build/poly1305-x86_64.o on
@@ -33,7 +33,7 @@ static double cycles_per_byte(blocks_fn fn, unsigned int len)
 	unsigned int i;
 
 	memset(key, 0x5a, sizeof(key));
-	poly1305_core_init(&st, key);
+	oot_poly1305_init(&st, key);
 	for (i = 0; i < RUNS; i++) {
 		t = __rdtsc();
 		fn(&st, buf, len / POLY1305_CORE_BLOCK_BYTES, 1);
@@ -58,7 +58,7 @@ int main(void)
 	printf("%8s %10s %10s\n", "bytes", "C c/B", "mulx c/B");
 	for (i = 0; i < ARRAY_SIZE(lens); i++)
 		printf("%8u %10.2f %10.2f\n", lens[i],
-		       cycles_per_byte(poly1305_core_blocks, lens[i]),
-		       cycles_per_byte(poly1305_blocks_x86_64_mulx, lens[i]));
+		       cycles_per_byte(oot_poly1305_blocks, lens[i]),
+		       cycles_per_byte(oot_poly1305_blocks_x86_64_mulx, lens[i]));
 	return 0;
 }
