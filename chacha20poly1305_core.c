@@ -309,15 +309,6 @@ static void chachapoly_text(struct chachapoly_req *r, const u8 *ct,
 }
 
 /*
- * The whole strides of @len bytes, in a SIMD section, through a core that
- * stitches Poly1305 into the ChaCha20 rounds, where @r's pair has one
- * (AVX2 with mulx, NEON with mul/umulh): returns the bytes done, 0 for
- * other pairs.  The
- * MAC stays in order: decrypting, each stride's ciphertext while it is
- * deciphered; encrypting (@mac_dst), the stride before's output while the
- * next one is enciphered, and the last stride's after.
- */
-/*
  * One stride of @stride bytes (chachapoly_stride_bytes()) through the
  * stitched core, where chachapoly_stitches().
  */
@@ -342,6 +333,16 @@ static void chachapoly_stride(struct chachapoly_req *r, u8 *dst,
 #endif
 }
 
+/*
+ * The whole strides of @len bytes, in a SIMD section, through a core that
+ * stitches Poly1305 into the ChaCha20 rounds, where @r's pair has one:
+ * AVX2 with mulx, NEON with mul/umulh.  Returns the bytes done, 0 for
+ * other pairs.  The MAC stays in order.  Decrypting, each stride's
+ * ciphertext is MACed while it is deciphered.  Encrypting (@mac_dst), the
+ * stride before's output is MACed while the next one is enciphered, and
+ * the last stride's after.  @lagged: the stride before is the head's,
+ * enciphered already and not yet MACed, at @dst - stride.
+ */
 static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
 					const u8 *src, unsigned int len,
 					bool mac_dst, bool lagged)
