@@ -7,8 +7,8 @@
  * Byte for byte the kernel's rfc7539 template (crypto/chacha20poly1305.c):
  * the same key, IV and AD layouts and the same errors, and out of place
  * the AD copied to dst as the template does from 6.16 on; except that a
- * request whose tag does not match leaves zeros, not plaintext, where the
- * text was in dst.
+ * decryption that fails leaves zeros, not plaintext, where the text was
+ * in dst: a wrong tag, or an error of the walk part-way.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -100,9 +100,19 @@ static void chachapoly_hash_ad(struct chachapoly_req *r,
 	memzero_explicit(buf, sizeof(buf));
 }
 
+/* -EINVAL for an rfc7539esp request whose AD cannot hold the IV. */
+static int chachapoly_check_ad(struct aead_request *req)
+{
+	if (chachapoly_is_esp(crypto_aead_reqtfm(req)) &&
+	    req->assoclen < CHACHAPOLY_ESP_IV_BYTES)
+		return -EINVAL;
+	return 0;
+}
+
 /*
- * One request.  @textlen: the text's bytes, without the tag.  Returns the
- * walk's error; the tag of the ciphertext in @tag.
+ * One request, checked by chachapoly_check_ad().  @textlen: the text's
+ * bytes, without the tag.  Returns the walk's error; the tag of the
+ * ciphertext in @tag.
  */
 static int chachapoly_walk(struct aead_request *req, bool encrypt,
 			   unsigned int textlen, u8 tag[CHACHAPOLY_TAG_BYTES])
@@ -119,8 +129,6 @@ static int chachapoly_walk(struct aead_request *req, bool encrypt,
 
 	if (chachapoly_is_esp(tfm)) {
 		/* The AD ends in the IV, which is not authenticated. */
-		if (adlen < CHACHAPOLY_ESP_IV_BYTES)
-			return -EINVAL;
 		adlen -= CHACHAPOLY_ESP_IV_BYTES;
 		memcpy(nonce, ctx->salt, CHACHAPOLY_SALT_BYTES);
 		memcpy(nonce + CHACHAPOLY_SALT_BYTES, req->iv,
@@ -158,8 +166,10 @@ static int chachapoly_walk(struct aead_request *req, bool encrypt,
 static int chachapoly_encrypt(struct aead_request *req)
 {
 	u8 tag[CHACHAPOLY_TAG_BYTES];
-	int err;
+	int err = chachapoly_check_ad(req);
 
+	if (err)
+		return err;
 	err = chachapoly_walk(req, true, req->cryptlen, tag);
 	if (!err)
 		scatterwalk_map_and_copy(tag, req->dst,
@@ -173,22 +183,28 @@ static int chachapoly_decrypt(struct aead_request *req)
 {
 	u8 tag[CHACHAPOLY_TAG_BYTES], want[CHACHAPOLY_TAG_BYTES];
 	unsigned int textlen;
-	int err;
+	int err = chachapoly_check_ad(req);
 
-	if (req->cryptlen < CHACHAPOLY_TAG_BYTES)
-		return -EINVAL;
+	if (!err && req->cryptlen < CHACHAPOLY_TAG_BYTES)
+		err = -EINVAL;
+	if (err)
+		return err;
 	textlen = req->cryptlen - CHACHAPOLY_TAG_BYTES;
 	/* Before the walk: in place, the text's last step may be next to it. */
 	scatterwalk_map_and_copy(want, req->src, req->assoclen + textlen,
 				 sizeof(want), 0);
 
 	err = chachapoly_walk(req, false, textlen, tag);
-	if (!err && crypto_memneq(tag, want, sizeof(tag))) {
-		/* No plaintext of a forgery stays behind. */
+	if (!err && crypto_memneq(tag, want, sizeof(tag)))
+		err = -EBADMSG;
+	/*
+	 * No plaintext stays behind: not a forgery's, and not the part that
+	 * a walk which failed on the way (an allocation) wrote unverified.
+	 * With no text there is nothing to zero, and dst is not touched.
+	 */
+	if (err && textlen)
 		sg_zero_buffer(req->dst, sg_nents(req->dst), textlen,
 			       req->assoclen);
-		err = -EBADMSG;
-	}
 	memzero_explicit(tag, sizeof(tag));
 	memzero_explicit(want, sizeof(want));
 	return err;
