@@ -75,26 +75,58 @@ static int chachapoly_setauthsize(struct crypto_aead *tfm,
 }
 
 /*
- * The AD, from the front of req->src through a small buffer: its first
- * @adlen bytes authenticated (rfc7539esp leaves out the IV at its end),
- * all of them copied to req->dst out of place, as the template does from
- * 6.16 on.
+ * Copy @n bytes between @buf and the scatterlist of @m, from where @m
+ * stands: to it (@to_sg) or from it.  Each step maps one page and unmaps
+ * it, so the other list's iterator may map its own in between.
+ */
+static void chachapoly_sg_copy(struct sg_mapping_iter *m, u8 *buf,
+			       unsigned int n, bool to_sg)
+{
+	while (n && sg_miter_next(m)) {
+		unsigned int k = min_t(size_t, m->length, n);
+
+		if (to_sg)
+			memcpy(m->addr, buf, k);
+		else
+			memcpy(buf, m->addr, k);
+		m->consumed = k;
+		buf += k;
+		n -= k;
+	}
+	sg_miter_stop(m);
+}
+
+/*
+ * The AD, from the front of req->src through a small buffer, in one pass
+ * over each list: its first @adlen bytes authenticated (rfc7539esp leaves
+ * out the IV at its end), all of them copied to req->dst out of place, as
+ * the template does from 6.16 on.
  */
 static void chachapoly_hash_ad(struct chachapoly_req *r,
 			       struct aead_request *req, unsigned int adlen)
 {
 	u8 buf[64] __aligned(8) __uninitialized;	/* written, then read */
+	const unsigned int flags = COMPAT_SG_MITER_MAP;
+	bool copy = req->dst != req->src;
+	struct sg_mapping_iter src, dst;
 	unsigned int off = 0;
 
+	if (!req->assoclen)
+		return;
+	sg_miter_start(&src, req->src, sg_nents(req->src),
+		       flags | SG_MITER_FROM_SG);
+	if (copy)
+		sg_miter_start(&dst, req->dst, sg_nents(req->dst),
+			       flags | SG_MITER_TO_SG);
 	while (off < req->assoclen) {
 		unsigned int n = min_t(unsigned int, req->assoclen - off,
 				       sizeof(buf));
 
-		scatterwalk_map_and_copy(buf, req->src, off, n, 0);
+		chachapoly_sg_copy(&src, buf, n, false);
 		if (off < adlen)
 			chachapoly_ad(r, buf, min(n, adlen - off));
-		if (req->dst != req->src)
-			scatterwalk_map_and_copy(buf, req->dst, off, n, 1);
+		if (copy)
+			chachapoly_sg_copy(&dst, buf, n, true);
 		off += n;
 	}
 	memzero_explicit(buf, sizeof(buf));

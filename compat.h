@@ -65,6 +65,21 @@ static inline bool compat_midr_in_range(u32 midr,
 #endif
 
 /*
+ * sg_miter's mapping of one page at a time: kmap_local_page() with
+ * SG_MITER_LOCAL where the kernel has it, else kmap_atomic() with
+ * SG_MITER_ATOMIC.  Both work in softirq context.  The user-space
+ * harness and benchmark have no scatterlists.
+ */
+#ifdef __KERNEL__
+#include <linux/scatterlist.h>
+#ifdef SG_MITER_LOCAL
+#define COMPAT_SG_MITER_MAP	SG_MITER_LOCAL
+#else
+#define COMPAT_SG_MITER_MAP	SG_MITER_ATOMIC
+#endif
+#endif
+
+/*
  * __uninitialized: a local that is written before it is read, exempt from
  * CONFIG_INIT_STACK_ALL_ZERO's zero-fill (-ftrivial-auto-var-init=zero).
  * <linux/compiler_attributes.h> has it from 6.6 on; the compilers that
