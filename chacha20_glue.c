@@ -612,6 +612,11 @@ static int __init chacha_simd_mod_init(void)
 	if (IS_ERR(p))
 		return PTR_ERR(p);
 	chacha_impl = p;
+	/* The AEADs may go one above it (chachapoly_register()). */
+	if (priority == INT_MAX) {
+		pr_err("priority=%d: at most %d\n", priority, INT_MAX - 1);
+		return -EINVAL;
+	}
 	priority_set = priority >= 0;
 	if (priority < 0)
 		priority = chacha_default_priority(p, why, sizeof(why));

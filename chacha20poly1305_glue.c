@@ -302,6 +302,17 @@ chachapoly_choose_poly(unsigned int have, const char *name)
 #define CHACHAPOLY_POLY_PRIORITY_MAX	300
 
 /*
+ * One above max(@priority, (@priority + CHACHAPOLY_POLY_PRIORITY_MAX) / 2),
+ * without overflow: chacha_simd_mod_init() rejects INT_MAX.
+ */
+static int __init chachapoly_priority(int priority)
+{
+	if (priority >= CHACHAPOLY_POLY_PRIORITY_MAX)
+		return priority + 1;
+	return (priority + CHACHAPOLY_POLY_PRIORITY_MAX) / 2 + 1;
+}
+
+/*
  * arm64 by default, where modelled faster than the template on the
  * in-tree drivers: the tier of a driver faster than the in-tree code
  * (the skciphers' 400), one above, whatever the skciphers got.
@@ -317,8 +328,7 @@ int __init chachapoly_register(const struct chacha_impl *ci, int priority,
 {
 	const struct poly1305_impl *pi = chachapoly_choose_poly(have,
 								 poly_name);
-	int prio = max(priority,
-		       (priority + CHACHAPOLY_POLY_PRIORITY_MAX) / 2) + 1;
+	int prio = chachapoly_priority(priority);
 	char why[160] = "";
 	int i, err;
 
