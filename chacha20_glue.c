@@ -360,10 +360,19 @@ bool __init chacha_aead_modelled_faster(const struct chacha_impl *ci,
 	return faster;
 }
 #else
+/*
+ * x86-64: the AEADs go wherever the skciphers go.  A big-endian arm64
+ * kernel has the in-tree NEON ChaCha20 and Poly1305, and the module only
+ * scalar C there: no AEAD of the module's by default.
+ */
 bool __init chacha_aead_modelled_faster(const struct chacha_impl *ci,
 					char *why, size_t size)
 {
-	return true;
+	if (!IS_ENABLED(CONFIG_ARM64))
+		return true;
+	scnprintf(why, size,
+		  " (big-endian: scalar C only, slower than the in-tree NEON drivers)");
+	return false;
 }
 #endif
 

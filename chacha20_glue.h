@@ -23,9 +23,9 @@ unsigned int chacha_cpu_features(void);
 
 /*
  * Whether the AEADs on @ci are faster than the rfc7539 template on the
- * in-tree drivers: always on x86-64; on arm64 where they are modelled so
- * on every kind of CPU online (chacha20_glue.c).  Why (or why not), for
- * the log, in @why (x86-64: nothing).
+ * in-tree drivers: always on x86-64; on little-endian arm64 where they are
+ * modelled so on every kind of CPU online (chacha20_glue.c); never on
+ * big-endian arm64.  Why, for the log, in @why (x86-64: nothing).
  */
 bool __init chacha_aead_modelled_faster(const struct chacha_impl *ci,
 					char *why, size_t size);
