@@ -37,7 +37,7 @@
  * that the CPU runs (a SKIPPED line for each other one): on x86-64
  * oot_poly1305_blocks_x86_64_mulx() (poly1305-x86_64.S, BMI2 and ADX) and
  * oot_poly1305_blocks_avx512ifma() (poly1305-avx512ifma-x86_64.S, AVX512F,
-				     * AVX512VL and AVX512IFMA), with failure lines "FAIL poly1305-mulx/GROUP"
+ * AVX512VL and AVX512IFMA), with failure lines "FAIL poly1305-mulx/GROUP"
  * and "FAIL poly1305-ifma/GROUP"; on arm64 oot_poly1305_blocks_arm64()
  * (poly1305-arm64.S), "FAIL poly1305-arm64/GROUP".  Each runs in the block API alone, with
  * a last partial block padded as oot_poly1305_final() pads it, and its
@@ -46,7 +46,7 @@
  *
  *   vector     the RFC vectors, in one call, in runs of 0-3 blocks, and
  *              mixed with calls of oot_poly1305_blocks() (the same state
-							   *              layout)
+ *              layout)
  *   edge       the edge messages, also after 8 and 16 blocks that add up
  *              to p (so for r = 1 they leave h where it was), through the
  *              IFMA code's eight-lane path; edge-coverage: the same ranges
