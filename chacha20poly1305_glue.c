@@ -446,3 +446,34 @@ EXPORT_SYMBOL_NS_GPL(chacha_test_poly1305, CHACHA_TEST_NS);
 MODULE_ALIAS_CRYPTO("rfc7539(chacha20,poly1305)");
 MODULE_ALIAS_CRYPTO("rfc7539esp(chacha20,poly1305)");
 #endif
+
+/*
+ * The AEAD driver names of the pairs a CPU gets by default, as the
+ * skciphers have theirs (chacha20_glue.c), so that users may ask for one:
+ * rfc7539-<ChaCha20>-<Poly1305>-oot and rfc7539esp-...  A pair that only
+ * impl= or poly1305= makes exists once the module is loaded.
+ */
+#ifdef CONFIG_X86_64
+MODULE_ALIAS_CRYPTO("rfc7539-sse2-c-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539esp-sse2-c-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539-ssse3-c-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539esp-ssse3-c-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539-ssse3-mulx-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539esp-ssse3-mulx-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539-avx2-c-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539esp-avx2-c-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539-avx2-mulx-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539esp-avx2-mulx-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539-avx512vl-mulx-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539esp-avx512vl-mulx-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539-avx512-mulx-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539esp-avx512-mulx-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539-avx512-ifma-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539esp-avx512-ifma-" DRIVER_SUFFIX);
+#endif
+#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+MODULE_ALIAS_CRYPTO("rfc7539-neon-arm64-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539esp-neon-arm64-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539-neon4-arm64-" DRIVER_SUFFIX);
+MODULE_ALIAS_CRYPTO("rfc7539esp-neon4-arm64-" DRIVER_SUFFIX);
+#endif

@@ -166,7 +166,7 @@ adiantum_uses() {
 }
 
 check_load() {
-	local a row others
+	local a row others aeads
 
 	! loaded $MOD || fail "$MOD loaded before the check" || return
 	# A kernel lookup of "chacha20" must pull the module in by its alias
@@ -180,7 +180,18 @@ check_load() {
 	tested chacha20-$SFX xchacha20-$SFX xchacha12-$SFX $(our_aeads) ||
 		return
 	[ -z "$PRIO" ] || default_prio || return
+	aeads=$(our_aeads)
 	modprobe -r $MOD || fail "modprobe -r $MOD failed" || return
+	# An AEAD driver's name must load the module too (MODULE_ALIAS_CRYPTO).
+	if [ -n "$aeads" ]; then
+		set -- $aeads
+		{ modprobe "crypto-$1" && loaded $MOD; } ||
+			fail "modprobe crypto-$1 did not load $MOD" || return
+		tested chacha20-$SFX xchacha20-$SFX xchacha12-$SFX $aeads ||
+			return
+		echo "loaded by the alias crypto-$1"
+		modprobe -r $MOD || fail "modprobe -r $MOD failed" || return
+	fi
 	load_mod || fail "modprobe $MOD failed" || return
 	modprobe crypto-chacha20-$REF ||
 		fail "modprobe crypto-chacha20-$REF failed" || return
