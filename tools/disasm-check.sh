@@ -27,22 +27,31 @@ set -euo pipefail
 
 # The request path: the glue's, then chacha20_core.c's, every function of
 # it that is a symbol of its own in these builds.  The static ones the
-# compiler inlines (chacha_simd_begin/end, chacha_crypt_scalar,
-# hchacha_block_scalar, the core walk) are checked as part of their
-# callers, and a function's .cold part as part of it.  A listed function
-# missing from a build fails the check, naming it: a rename or a new
-# inlining must update this list, or the check would silently shrink.
-# The AEADs' path likewise: chacha20poly1305_glue.c's, then
-# chacha20poly1305_core.c's and poly1305_core.c's (a .constprop, .isra or
-# .part clone is checked under its function's name).
+# compiler inlines (chacha_simd_begin/end, chacha_crypt_scalar, the core
+# walk) are checked as part of their callers, and a function's .cold part
+# as part of it.  A listed function missing from a build fails the check,
+# naming it: a rename or a new inlining must update this list, or the
+# check would silently shrink.
+# The AEADs' path likewise (rfc7539 and rfc7539esp, encrypt and decrypt):
+# chacha20poly1305_glue.c's, then chacha20poly1305_core.c's and
+# poly1305_core.c's (its load_le64/store_le64 are calls of their own in
+# these builds), then the assembly the AEADs alone call: the stitched
+# core and Poly1305 (a .constprop, .isra or .part clone is checked under
+# its function's name).  Inlined, and so checked in their callers:
+# chachapoly_hash_ad, chachapoly_text, chachapoly_xor,
+# chachapoly_stitched, chachapoly_two_pass, chachapoly_ad_end.
 funcs=(chacha_skcipher_crypt chacha_stream_xor xchacha_stream_xor
+       hchacha_block_scalar
        chacha_init_state chacha_crypt_request chacha_crypt_impl
        chacha_crypt_bounce chacha_xor_block_scalar chacha_permute
        chachapoly_encrypt chachapoly_decrypt chachapoly_walk
+       chachapoly_poly_for
        chachapoly_init chachapoly_ad chachapoly_crypt chachapoly_final
        chachapoly_step chachapoly_blocks chachapoly_pad
-       chachapoly_8block_xor_avx2 poly1305_core_blocks
-       poly1305_core_init poly1305_core_emit)
+       poly1305_core_blocks poly1305_core_init poly1305_core_emit
+       load_le64 store_le64
+       chachapoly_8block_xor_avx2 poly1305_blocks_x86_64_mulx
+       poly1305_blocks_avx512ifma)
 # The skcipher walks, which must start zeroed (see above).
 declare -A allowed=([chacha_stream_xor]=1 [chachapoly_walk]=1)
 
