@@ -174,7 +174,9 @@ for k in "${@:-6.1 6.12}"; do
 			c=${ncalls[$fn]}
 			extra=$((fills[$fn] - ${fills0[$fn]:-0}))
 			[ "${path[$fn]}" = skcipher ] || total=$((total + c))
-			[ "$c" -le "${most[$fn]:-0}" ] || most[$fn]=$c
+			if [ -z "${most[$fn]:-}" ] || [ "$c" -gt "${most[$fn]}" ]; then
+				most[$fn]=$c
+			fi
 			verdict=PASS
 			if [ "${ind[$fn]}" -gt 0 ]; then
 				problems+=("$fn: ${ind[$fn]} indirect call(s) or jump(s)")
