@@ -7,7 +7,9 @@
 # module itself: built against Debian's headers (tools/vm/build-module.sh)
 # with the kernel's own flags (retpolines, return thunks,
 # CONFIG_INIT_STACK_ALL_ZERO's -ftrivial-auto-var-init=zero), then
-# disassembled.  For every function on the request path it fails on
+# disassembled.  For every function on the request path of the skciphers
+# and of the AEADs (rfc7539 and rfc7539esp, encrypt and decrypt), listed
+# in tools/disasm-budget, it fails on
 #
 #   - an indirect call or jump: a call of __x86_indirect_thunk_* (a
 #     retpoline, where the CPU needs one) or a plain "call *"/"jmp *";
@@ -16,44 +18,97 @@
 #     one with -ftrivial-auto-var-init=uninitialized (KCFLAGS, after the
 #     kernel's flags); every one more in the kernel's build is an
 #     automatic zero-fill of a local that the code writes before reading.
-#     The one allowed: struct skcipher_walk in chacha_stream_xor(), which
-#     skcipher_walk_virt() reads before it has written all of it
-#     (walk->flags on 6.1), so it must stay zeroed.
+#     The ones allowed: the struct skcipher_walk in chacha_stream_xor() and
+#     chachapoly_walk(), which skcipher_walk_virt() and
+#     skcipher_walk_aead_*() read before they have written all of it
+#     (walk->flags on 6.1), so it must stay zeroed;
+#   - more calls than its budget in tools/disasm-budget (the most either
+#     build had when it was set; lowering one is a one-line change).  A
+#     call is a "call" instruction, or a jump to another function's entry
+#     (a tail call), to anything: the module's functions, memcpy, the
+#     kernel's helpers (scatterwalk_*, skcipher_walk_*, kernel_fpu_*,
+#     irq_fpu_usable, the Poly1305 library).  Not counted: __fentry__
+#     (ftrace's, a NOP until traced), __sanitizer_* (instrumentation, not
+#     the code's), and the calls no good request makes: __stack_chk_fail,
+#     fortify_panic, __warn_printk, __ubsan_handle_*; a jump to
+#     __x86_return_thunk is a return, and one to the function itself or
+#     its .cold part a branch.  Each is a static count, a call site, not
+#     how often it runs: a new call on the path, a memcpy the compiler no
+#     longer inlines, or a helper that stops being inlined shows here.
+#   - a function of the list missing from the build.
 #
-# CHACHA_SRC=<tree> checks another tree (e.g. an older commit's).
+# It prints a table per kernel (the calls and the budget of each function)
+# and the AEAD path's total.  CHACHA_SRC=<tree> checks another tree (e.g.
+# an older commit's) against this tree's list and budgets.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# The request path: the glue's, then chacha20_core.c's, every function of
-# it that is a symbol of its own in these builds.  The static ones the
-# compiler inlines (chacha_simd_begin/end, chacha_crypt_scalar,
-# hchacha_block_scalar, the core walk) are checked as part of their
-# callers, and a function's .cold part as part of it.  A listed function
-# missing from a build fails the check, naming it: a rename or a new
-# inlining must update this list, or the check would silently shrink.
-# The AEADs' path likewise: chacha20poly1305_glue.c's, then
-# chacha20poly1305_core.c's and poly1305_core.c's (a .constprop, .isra or
-# .part clone is checked under its function's name).
-funcs=(chacha_skcipher_crypt chacha_stream_xor xchacha_stream_xor
-       chacha_init_state chacha_crypt_request chacha_crypt_impl
-       chacha_crypt_bounce chacha_xor_block_scalar chacha_permute
-       chachapoly_encrypt chachapoly_decrypt chachapoly_walk
-       chachapoly_start chachapoly_ad chachapoly_crypt chachapoly_final
-       chachapoly_step chachapoly_blocks chachapoly_pad
-       chachapoly_8block_xor_avx2 oot_poly1305_blocks
-       oot_poly1305_init oot_poly1305_emit)
+# The list and the budgets: function, path (skcipher, aead, both),
+# calls; see the file.
+budget_file=$top_dir/tools/disasm-budget
+funcs=()
+declare -A budget=() path=()
+while read -r fn p b extra; do
+	case $fn in '' | '#'*) continue ;; esac
+	[[ $p =~ ^(skcipher|aead|both)$ && $b =~ ^[0-9]+$ && -z $extra &&
+	   -z ${budget[$fn]:-} ]] ||
+		die "$budget_file: bad line: $fn $p $b $extra"
+	funcs+=("$fn")
+	path[$fn]=$p
+	budget[$fn]=$b
+done <"$budget_file"
+[ ${#funcs[@]} -gt 0 ] || die "$budget_file: no function"
 # The skcipher walks, which must start zeroed (see above).
 declare -A allowed=([chacha_stream_xor]=1 [chachapoly_walk]=1)
 
-# dump KO: "function indirect fills" for each function of the list.
+# dump KO: "function indirect fills calls callees" for each function of
+# the list, callees the counted calls' targets, comma-separated (- for
+# none).  A call's or a jump's target is its relocation's symbol where it
+# has one (an import, or code in another section), else the symbol
+# objdump names; a jump to a section (.text.unlikely, a .cold part) or to
+# an offset inside a function is a branch, not a call.
 dump() {
 	objdump -dr --no-show-raw-insn "$1" | awk -v list="${funcs[*]}" '
-		BEGIN { n = split(list, f, " "); for (i = 1; i <= n; i++) want[f[i]] = 1 }
+		# The function a symbol belongs to: without a .cold part'"'"'s or a
+		# clone'"'"'s suffix.
+		function base(s) {
+			while (sub(/\.(cold|constprop|isra|part)(\.[0-9]+)?$/, "", s))
+				;
+			return s
+		}
+		# The pending call or jump of fn, to t (a symbol and its addend).
+		function settle(t,   name) {
+			pend = 0
+			name = t
+			sub(/[-+]0x[0-9a-f]+$/, "", name)
+			if (name == "__x86_return_thunk" || name ~ /^__x86_indirect_/)
+				return		# a return; an indirect call (below)
+			if (pjmp && (name ~ /^\./ || base(name) == fn || t ~ /\+0x/))
+				return		# a branch
+			if (name ~ uncounted)
+				return
+			calls[fn]++
+			callees[fn] = callees[fn] "," name
+		}
+		BEGIN {
+			n = split(list, f, " ")
+			for (i = 1; i <= n; i++)
+				want[f[i]] = 1
+			uncounted = "^(__fentry__|__sanitizer_.*|__stack_chk_fail|" \
+				"_?_?fortify_panic|__warn_printk|__ubsan_handle_.*)$"
+		}
+		pend && /^\t+[0-9a-f]+: R_X86_64_/ {
+			t = $0
+			sub(/.*R_X86_64_[A-Z0-9_]+[ \t]+/, "", t)
+			settle(t)
+		}
+		pend { settle(target) }
 		/^[0-9a-f]+ <[^>]+>:$/ {
-			fn = $2; gsub(/[<>:]/, "", fn); sub(/\.cold$/, "", fn)
-			sub(/\.(constprop|isra|part)\.[0-9]+$/, "", fn)
-			if (fn in want) { seen[fn] = 1; ind[fn] += 0; fill[fn] += 0 }
+			fn = $2; gsub(/[<>:]/, "", fn); fn = base(fn)
+			if (fn in want) {
+				seen[fn] = 1; ind[fn] += 0; fill[fn] += 0; calls[fn] += 0
+			}
 			next
 		}
 		!(fn in want) { next }
@@ -61,10 +116,26 @@ dump() {
 		/\t(cs )?(call|jmp) +\*/ { ind[fn]++ }
 		/\trep stos/ { fill[fn]++ }
 		/R_X86_64_.*[ \t](__)?memset-/ { fill[fn]++ }
-		END { for (fn in seen) print fn, ind[fn], fill[fn] }' | sort
+		# A direct call or jump: settled on the next line, which may be
+		# its relocation.
+		/^ *[0-9a-f]+:\t((cs|ds|bnd|notrack) )*(call|j[a-z]+) +[0-9a-f]+ <[^>]+>$/ {
+			pjmp = $0 !~ /:\t((cs|ds|bnd|notrack) )*call/
+			target = $0
+			sub(/.*</, "", target)
+			sub(/>$/, "", target)
+			pend = 1
+		}
+		END {
+			if (pend)
+				settle(target)
+			for (fn in seen)
+				print fn, ind[fn], fill[fn], calls[fn],
+				      calls[fn] ? substr(callees[fn], 2) : "-"
+		}' | sort
 }
 
 fail=0
+declare -A most=()	# function: its most calls in the builds checked
 for k in "${@:-6.1 6.12}"; do
 	for kk in $k; do
 		log=$cache/disasm-check-$kk.log
@@ -78,28 +149,69 @@ for k in "${@:-6.1 6.12}"; do
 		dump "$ko" >"$ko.disasm-check"
 		dump "$ko0" >"$ko0.disasm-check"
 		echo "disasm-check: $kk ($ko)"
-		for fn in "${funcs[@]}"; do
-			if ! awk -v f="$fn" '$1 == f { found = 1 } END { exit !found }' \
-				"$ko.disasm-check"; then
-				echo "  FAIL: $fn is not a function of this build (renamed, removed or inlined: update the list)"
-				fail=1
-			fi
-		done
-		printf '  %-26s %9s %16s  %s\n' function indirect "auto-init fills" verdict
-		while read -r fn ind fills; do
-			fills0=$(awk -v f="$fn" '$1 == f { print $3 }' "$ko0.disasm-check")
-			extra=$((fills - ${fills0:-0}))
-			verdict=PASS
-			if [ "$ind" -gt 0 ] || [ "$extra" -gt "${allowed[$fn]:-0}" ]; then
-				verdict=FAIL
-				fail=1
-			fi
-			printf '  %-26s %9s %16s  %s\n' "$fn" "$ind" "$extra" "$verdict"
+		declare -A ind=() fills=() ncalls=() callees=() fills0=()
+		while read -r fn i f c cl; do
+			ind[$fn]=$i fills[$fn]=$f ncalls[$fn]=$c callees[$fn]=$cl
 		done <"$ko.disasm-check"
+		while read -r fn _ f _ _; do
+			fills0[$fn]=$f
+		done <"$ko0.disasm-check"
+		printf '  %-28s %-8s %8s %5s %5s %6s  %s\n' function path \
+			indirect fills calls budget verdict
+		total=0 total_budget=0
+		problems=()
+		for fn in "${funcs[@]}"; do
+			b=${budget[$fn]}
+			if [ "${path[$fn]}" != skcipher ]; then
+				total_budget=$((total_budget + b))
+			fi
+			if [ -z "${ncalls[$fn]:-}" ]; then
+				printf '  %-28s %-8s %8s %5s %5s %6s  %s\n' "$fn" \
+					"${path[$fn]}" - - - "$b" FAIL
+				problems+=("$fn is not a function of this build (renamed, removed or inlined: update tools/disasm-budget)")
+				continue
+			fi
+			c=${ncalls[$fn]}
+			extra=$((fills[$fn] - ${fills0[$fn]:-0}))
+			[ "${path[$fn]}" = skcipher ] || total=$((total + c))
+			if [ -z "${most[$fn]:-}" ] || [ "$c" -gt "${most[$fn]}" ]; then
+				most[$fn]=$c
+			fi
+			verdict=PASS
+			if [ "${ind[$fn]}" -gt 0 ]; then
+				problems+=("$fn: ${ind[$fn]} indirect call(s) or jump(s)")
+			fi
+			if [ "$extra" -gt "${allowed[$fn]:-0}" ]; then
+				problems+=("$fn: $extra zero-fill(s) the compiler added")
+			fi
+			if [ "$c" -gt "$b" ]; then
+				problems+=("$fn: $c calls, over its budget of $b (${callees[$fn]//,/ })")
+			fi
+			if [ "${ind[$fn]}" -gt 0 ] ||
+			   [ "$extra" -gt "${allowed[$fn]:-0}" ] || [ "$c" -gt "$b" ]; then
+				verdict=FAIL
+			fi
+			printf '  %-28s %-8s %8s %5s %5s %6s  %s\n' "$fn" \
+				"${path[$fn]}" "${ind[$fn]}" "$extra" "$c" "$b" "$verdict"
+		done
+		printf '  %-28s %-8s %8s %5s %5s %6s\n' "AEAD path total" \
+			"aead+both" "" "" "$total" "$total_budget"
+		for p in "${problems[@]}"; do
+			echo "  FAIL: $p"
+			fail=1
+		done
+		unset ind fills ncalls callees fills0
 	done
 done
+# A budget above every build's count can come down (deliberately: the
+# builds checked may not be all that matter).
+for fn in "${funcs[@]}"; do
+	if [ -n "${most[$fn]:-}" ] && [ "${most[$fn]}" -lt "${budget[$fn]}" ]; then
+		echo "disasm-check: note: $fn has at most ${most[$fn]} calls here, its budget ${budget[$fn]}: lower it in tools/disasm-budget?"
+	fi
+done
 if [ "$fail" != 0 ]; then
-	echo "disasm-check: FAIL (a listed function missing, an indirect call, or a zero-fill the compiler added, on the request path)"
+	echo "disasm-check: FAIL (a listed function missing, an indirect call, a zero-fill the compiler added, or calls over a budget, on the request path)"
 	exit 1
 fi
-echo "disasm-check: PASS (${*:-6.1 6.12}: no indirect call and no added zero-fill on the request path)"
+echo "disasm-check: PASS (${*:-6.1 6.12}: no indirect call, no added zero-fill and no function over its call budget on the request path)"
