@@ -43,9 +43,10 @@
  * cycles per packet of an IMIX, the @kernel rows' cycles over their plain
  * builds and the call sites on their request paths (calls.sh); then a
  * TARGET line per line of the targets file (tools/bench/targets, read at
- * run time, --targets); and writes Markdown, CSV and a PNG plot.  It checks nothing (beyond a warning when a
- * subject disagrees with scalar C, or an AEAD row with libsodium, which
- * would make its numbers meaningless).
+ * run time, --targets); and writes Markdown, CSV and a PNG plot.  It
+ * checks nothing (beyond a warning when a subject disagrees with scalar
+ * C, or an AEAD row with libsodium, which would make its numbers
+ * meaningless).
  *
  * Method: pinned to one CPU, page-aligned buffers, a warm-up per point,
  * then the best of many batches of calls, gathered in several passes over
@@ -400,7 +401,15 @@ static struct subject *add_subject(enum kind kind, const char *fmt, ...)
 	return s;
 }
 
-/* A core shared by two implementations is listed once, under the first. */
+/*
+ * A core shared by two implementations is listed once, under the first.
+ * A core alone leaves the state alone, so it misses what a whole request
+ * pays after its caller stores state[12] right before each call: a core
+ * that read the counter row with one 16-byte load could not have it
+ * forwarded from the 4-byte store, and would wait for the store to
+ * retire.  The module's cores read that row word by word (movd, pinsrd,
+ * movq; vpbroadcastd in the 8-block core), which forwards.
+ */
 static void add_core(const char *impl, unsigned int blocks, chacha_core_fn fn,
 		     kernel_chacha_fn kfn)
 {
