@@ -39,10 +39,14 @@
  * no red zone, ...), calling the thunks this machine's kernel patches in
  * (paths.c, kthunks-x86_64.S, kflags.sh).
  *
- * It prints TSC cycles per byte, GB/s, ratios and TARGET lines, and writes
- * Markdown, CSV and a PNG plot.  It checks nothing (beyond a warning when a
- * subject disagrees with scalar C, or an AEAD row with libsodium, which
- * would make its numbers meaningless).
+ * It prints TSC cycles per byte, GB/s and ratios; for the AEAD rows the
+ * cycles per packet of an IMIX, the @kernel rows' cycles over their plain
+ * builds and the call sites on their request paths (calls.sh); then a
+ * TARGET line per line of the targets file (tools/bench/targets, read at
+ * run time, --targets); and writes Markdown, CSV and a PNG plot.  It
+ * checks nothing (beyond a warning when a subject disagrees with scalar
+ * C, or an AEAD row with libsodium, which would make its numbers
+ * meaningless).
  *
  * Method: pinned to one CPU, page-aligned buffers, a warm-up per point,
  * then the best of many batches of calls, gathered in several passes over
@@ -56,6 +60,7 @@
 #include <alloca.h>
 #include <cpuid.h>
 #include <getopt.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -88,6 +93,21 @@ static const unsigned int bench_lens[] = {
 
 #define NLENS		ARRAY_SIZE(bench_lens)
 #define MAX_LEN		65536
+
+/*
+ * IMIX, for the AEAD rows: 7 x 64, 4 x 576 and 1 x 1420 byte requests
+ * with 8 bytes of AD, in a fixed interleaved order; res[IMIX] holds the
+ * cycles per packet, measure() takes it as length IMIX_LEN.
+ */
+#define IMIX		NLENS
+#define IMIX_LEN	UINT_MAX
+#define IMIX_AD		8
+#define IMIX_PACKETS	12
+static const unsigned int imix_lens[] = { 64, 576, 1420 };
+static const u8 imix_order[IMIX_PACKETS] = {
+	0, 1, 0, 0, 1, 0, 2, 0, 1, 0, 0, 1
+};
+
 /* The kernel's skcipher walks a page at a time, one SIMD section each. */
 #define SECTION_BYTES	BENCH_SECTION_BYTES
 
@@ -180,7 +200,7 @@ struct subject {
 	unsigned int ptier;		/* AEAD rows: the kernel's BENCH_POLY_* */
 	bool v7;			/* AEAD kernel rows: 7.3's */
 	bool decrypt;			/* AEAD rows */
-	struct point res[NLENS];	/* a core: res[0] */
+	struct point res[NLENS + 1];	/* a core: res[0]; AEAD: res[IMIX] */
 };
 
 #define MAX_SUBJECTS	192
@@ -206,6 +226,7 @@ static u32 aead_key[CHACHA_KEY_BYTES / 4];
 static u8 *ct_buf;
 static u8 aead_tags[NLENS][CHACHAPOLY_TAG_BYTES];
 static u8 aead_tag[CHACHAPOLY_TAG_BYTES];	/* what encrypting rows write */
+static u8 imix_tags[ARRAY_SIZE(imix_lens)][CHACHAPOLY_TAG_BYTES];
 static struct bench_aead aead_req = {
 	.key = aead_key,
 	.nonce = bench_iv + 4,
@@ -269,7 +290,7 @@ static void prepare(const struct subject *s, unsigned int len)
 	if (s->kind == MODULE || s->kind == AMODULE)
 		s->paths->set_choices(opt_fpu_cost, s->cal.scalar_max_bytes,
 				      s->cal.scalar_tail_bytes);
-	aead_req.adlen = opt_aead_ad;
+	aead_req.adlen = len == IMIX_LEN ? IMIX_AD : opt_aead_ad;
 	aead_req.tag = aead_tag;
 	for (l = 0; s->decrypt && l < NLENS; l++)
 		if (bench_lens[l] == len)
@@ -349,6 +370,19 @@ static void call_kcore(const struct subject *s, u32 *state, u8 *dst,
 	s->kcore(state, dst, src, len, opt_rounds);
 }
 
+/* An AEAD row's IMIX: its 12 requests, each decrypting one with its tag. */
+static void call_imix(const struct subject *s, u32 *state, u8 *dst,
+		      const u8 *src, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < IMIX_PACKETS; i++) {
+		if (s->decrypt)
+			aead_req.tag = imix_tags[imix_order[i]];
+		s->call(s, state, dst, src, imix_lens[imix_order[i]]);
+	}
+}
+
 static struct subject *add_subject(enum kind kind, const char *fmt, ...)
 {
 	struct subject *s;
@@ -367,7 +401,15 @@ static struct subject *add_subject(enum kind kind, const char *fmt, ...)
 	return s;
 }
 
-/* A core shared by two implementations is listed once, under the first. */
+/*
+ * A core shared by two implementations is listed once, under the first.
+ * A core alone leaves the state alone, so it misses what a whole request
+ * pays after its caller stores state[12] right before each call: a core
+ * that read the counter row with one 16-byte load could not have it
+ * forwarded from the 4-byte store, and would wait for the store to
+ * retire.  The module's cores read that row word by word (movd, pinsrd,
+ * movq; vpbroadcastd in the 8-block core), which forwards.
+ */
 static void add_core(const char *impl, unsigned int blocks, chacha_core_fn fn,
 		     kernel_chacha_fn kfn)
 {
@@ -778,6 +820,9 @@ static bool calib_ok(void)
 static BENCH_NOINLINE u64 time_batch(const struct subject *s, unsigned int len,
 				     unsigned int n)
 {
+	void (*call)(const struct subject *s, u32 *state, u8 *dst,
+		     const u8 *src, unsigned int len) =
+		len == IMIX_LEN ? call_imix : s->call;
 	u32 state[CHACHA_STATE_WORDS];
 	unsigned int i;
 	u64 t0, t1;
@@ -785,7 +830,7 @@ static BENCH_NOINLINE u64 time_batch(const struct subject *s, unsigned int len,
 	memcpy(state, bench_state, sizeof(state));
 	t0 = tsc_read();
 	for (i = 0; i < n; i++)
-		s->call(s, state, dst_buf, src_buf, len);
+		call(s, state, dst_buf, src_buf, len);
 	t1 = tsc_read();
 	return t1 - t0;
 }
@@ -1107,6 +1152,18 @@ static const char *setup_aead(void)
 					 &a, ct_buf, src_buf, bench_lens[l],
 					 false);
 	}
+	/* IMIX's, with its AD; the ciphertext is the same. */
+	a.adlen = IMIX_AD;
+	for (l = 0; l < ARRAY_SIZE(imix_lens); l++) {
+		a.tag = imix_tags[l];
+		if (peer != ~0U)
+			peer_aead(peer, false, ct_buf, src_buf, imix_lens[l],
+				  aead_ad, IMIX_AD, a.tag);
+		else
+			bench_plain.aead(&chacha_impls[0], &poly1305_impls[0],
+					 &a, ct_buf, src_buf, imix_lens[l],
+					 false);
+	}
 	return ref;
 }
 
@@ -1184,6 +1241,15 @@ static void aead_cross_check(const char *ref)
 			}
 		}
 		if (s->decrypt) {
+			unsigned int before = aead_rejected;
+
+			prepare(s, IMIX_LEN);
+			call_imix(s, NULL, dst_buf, src_buf, IMIX_LEN);
+			if (aead_rejected != before) {
+				printf("WARNING: %s refuses IMIX's tags (AD %u bytes)\n",
+				       s->name, IMIX_AD);
+				bad++;
+			}
 			l = NLENS / 2;
 			prepare(s, bench_lens[l]);
 			memcpy(forged, aead_tags[l], sizeof(forged));
@@ -1507,66 +1573,6 @@ static void print_calibration(void)
 	}
 }
 
-/* The largest ratio a / b over lengths from @minlen; its length in @at. */
-static double worst_ratio(const struct subject *a, const struct subject *b,
-			  unsigned int minlen, unsigned int *at)
-{
-	double worst = 0, r;
-	unsigned int l;
-
-	for (l = 0; l < NLENS; l++) {
-		if (bench_lens[l] < minlen)
-			continue;
-		r = a->res[l].cycles / b->res[l].cycles;
-		if (r > worst) {
-			worst = r;
-			*at = bench_lens[l];
-		}
-	}
-	return worst;
-}
-
-static void target(const char *id, const struct subject *a,
-		   const struct subject *b, unsigned int minlen, double limit,
-		   const char *why)
-{
-	unsigned int at = 0;
-	double r;
-
-	if (!a || !b) {
-		out("TARGET %s: skipped (%s)\n", id, why);
-		return;
-	}
-	r = worst_ratio(a, b, minlen, &at);
-	out("TARGET %s %s/%s at %u..%u B (worst at %u B): %s %.3f (limit %.2f)\n",
-	    id, a->name, b->name, minlen, MAX_LEN, at,
-	    r <= limit ? "met" : "missed", r, limit);
-}
-
-/*
- * Our best AVX-512 row against @b: the one implementation (not the best
- * at each length) whose worst ratio from @minlen is lowest.
- */
-static const struct subject *best_avx512(const struct subject *b,
-					 unsigned int minlen, const char *sfx)
-{
-	const struct subject *best = NULL;
-	double r, best_r = 0;
-	unsigned int i, at;
-
-	for (i = 0; b && i < nsubjects; i++) {
-		if (!is_avx512(&subjects[i]) ||
-		    strcmp(subjects[i].suffix, sfx))
-			continue;
-		r = worst_ratio(&subjects[i], b, minlen, &at);
-		if (!best || r < best_r) {
-			best = &subjects[i];
-			best_r = r;
-		}
-	}
-	return best;
-}
-
 /*
  * The port bound of a module row at @len bytes: its fastest core alone
  * ("each core alone", the benchmark's build: the same assembly) over the
@@ -1602,38 +1608,7 @@ static double core_bound(const struct subject *m, unsigned int len)
 		DIV_ROUND_UP(len, CHACHA_SIMD_CHUNK);
 }
 
-/* @m against core_bound() from @minlen, a TARGET line. */
-static void target_bound(const char *id, const struct subject *m,
-			 unsigned int minlen, double limit, const char *why)
-{
-	double r, worst = 0;
-	unsigned int l, at = 0;
-
-	for (l = 0; m && l < NLENS; l++) {
-		double b = core_bound(m, bench_lens[l]);
-
-		if (bench_lens[l] < minlen)
-			continue;
-		if (!b) {
-			m = NULL;
-			break;
-		}
-		r = m->res[l].cycles / b;
-		if (r > worst) {
-			worst = r;
-			at = bench_lens[l];
-		}
-	}
-	if (!m) {
-		out("TARGET %s: skipped (%s)\n", id, why);
-		return;
-	}
-	out("TARGET %s %s/%s at %u..%u B (worst at %u B): %s %.3f (limit %.2f)\n",
-	    id, m->name, "(fastest core alone + F)", minlen, MAX_LEN, at,
-	    worst <= limit ? "met" : "missed", worst, limit);
-}
-
-/* The most AEAD rows a TARGET line compares with at once. */
+/* The most rows a TARGET line or a ratio compares with at once. */
 #define AEAD_THEIRS	16
 
 /* The AEAD rows of build @sfx and direction @decrypt whose name matches. */
@@ -1652,13 +1627,6 @@ static unsigned int aead_rows(const char *sfx, bool decrypt,
 			rows[n++] = s;
 	}
 	return n;
-}
-
-static bool is_named(const struct subject *s, const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(s->name, name, n) && !strcmp(s->name + n, s->suffix);
 }
 
 /* A kernel row (@tier NULL) or one of tier @tier, 6.12's or 7.3's. */
@@ -1715,31 +1683,9 @@ static double worst_aead(const struct subject *a,
 }
 
 /*
- * A TARGET line for the AEAD: @a over the fastest of @b at each length,
- * min(@theirs) (or @b's one row), ":encrypt" or ":decrypt" after them.
- */
-static void target_aead(const char *id, const struct subject *a,
-			const struct subject *const *b, unsigned int nb,
-			const char *theirs, unsigned int minlen,
-			unsigned int maxlen, double limit, const char *why)
-{
-	unsigned int at = 0;
-	double r;
-
-	if (!a || !nb) {
-		out("TARGET %s: skipped (%s)\n", id, why);
-		return;
-	}
-	r = worst_aead(a, b, nb, minlen, maxlen, &at);
-	out("TARGET %s %s/%s%s%s:%s at %u..%u B (worst at %u B): %s %.3f (limit %.2f)\n",
-	    id, a->name, nb == 1 ? "" : "min(", nb == 1 ? b[0]->name : theirs,
-	    nb == 1 ? "" : ")", a->decrypt ? "decrypt" : "encrypt", minlen,
-	    maxlen, at, r <= limit ? "met" : "missed", r, limit);
-}
-
-/*
  * The default AEAD (@kernel) over the fastest kernel row and the fastest
- * library at each size, per call: the ratios behind 29.1 and 29.3.
+ * library at each size, per call: the ratios behind the targets
+ * aead-default-vs-kernel and aead-default-vs-libraries.
  */
 static void print_aead_ratios(void)
 {
@@ -1778,180 +1724,764 @@ static void print_aead_ratios(void)
 	}
 }
 
-/*
- * 29.2 for one tier and direction: module-<tier>-aead, or for avx512vl
- * the AVX-512 row whose worst ratio is lowest, over the faster of 6.12's
- * and 7.3's kernel*-aead-<tier>, from 512 B to 16 KiB.
- */
-static void target_aead_tier(const char *k, bool decrypt, const char *tier,
-			     double limit)
-{
-	const struct subject *ours[AEAD_THEIRS], *theirs[AEAD_THEIRS];
-	const struct subject *m = NULL;
-	unsigned int j, n, nk, at;
-	char name[48], why[64];
-	double r, best_r = 0;
+/* ---- the AEAD in packets ---- */
 
-	nk = aead_rows(k, decrypt, is_kernel_aead, tier, theirs);
-	if (strcmp(tier, "avx512vl")) {
-		snprintf(name, sizeof(name), "module-%s-aead", tier);
-		n = aead_rows(k, decrypt, is_named, name, ours);
-	} else {
-		n = aead_rows(k, decrypt, is_avx512_aead, NULL, ours);
+/*
+ * The call sites on the AEAD request paths of the @kernel build, as
+ * calls.sh counted them at build time: the module's (module_aead()) and
+ * the kernel's template re-created (kernel_aead()).
+ */
+struct path_calls {
+	bool read;
+	unsigned int calls, indirect, functions;
+};
+
+static struct path_calls module_calls, kernel_calls;
+#ifdef BENCH_CALLS
+static const char *calls_file = BENCH_CALLS;
+#else
+static const char *calls_file = "build/calls.txt";
+#endif
+
+static void read_calls(void)
+{
+	FILE *f = fopen(calls_file, "r");
+	char line[4096], root[32];
+	struct path_calls p = { .read = true };
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "path %31s %u %u %u", root, &p.calls,
+			   &p.indirect, &p.functions) != 4)
+			continue;
+		if (!strcmp(root, "module_aead"))
+			module_calls = p;
+		else if (!strcmp(root, "kernel_aead"))
+			kernel_calls = p;
 	}
-	for (j = 0; nk && j < n; j++) {
-		r = worst_aead(ours[j], theirs, nk, 512, 16384, &at);
-		if (!m || r < best_r) {
-			m = ours[j];
-			best_r = r;
-		}
-	}
-	snprintf(name, sizeof(name), "kernel*-aead-%s@kernel", tier);
-	snprintf(why, sizeof(why), "no kernel-aead-%s: the CPU lacks it",
-		 tier);
-	target_aead("29.2", m, theirs, nk, name, 512, 16384, limit, why);
+	fclose(f);
 }
 
-/*
- * 29.4 for one tier and direction: module-<tier>-aead, the pair a CPU of
- * that tier gets, over the faster of 6.12's and 7.3's kernel*-aead-<tier>
- * at every size: where the module's AEAD wins the lookup, it is never
- * slower than the template's work on the kernel's code.
- */
-static void target_aead_rule(const char *k, bool decrypt, const char *tier)
+/* A @kernel AEAD row's call count cell, or an empty one. */
+static void calls_cell(const struct subject *s)
 {
-	const struct subject *ours[AEAD_THEIRS], *theirs[AEAD_THEIRS];
-	unsigned int n, nk;
-	char name[48], why[64];
+	const struct path_calls *p = s->kind == AMODULE ? &module_calls :
+				     &kernel_calls;
 
-	nk = aead_rows(k, decrypt, is_kernel_aead, tier, theirs);
-	snprintf(name, sizeof(name), "module-%s-aead", tier);
-	n = aead_rows(k, decrypt, is_named, name, ours);
-	snprintf(name, sizeof(name), "kernel*-aead-%s@kernel", tier);
-	snprintf(why, sizeof(why), "no kernel-aead-%s: the CPU lacks it",
-		 tier);
-	target_aead("29.4", n ? ours[0] : NULL, theirs, nk, name,
-		    bench_lens[0], MAX_LEN, 1.00, why);
+	if (strcmp(s->suffix, "@kernel") ||
+	    (s->kind != AMODULE && s->kind != AKERNEL))
+		out(" |");
+	else if (!p->read)
+		out(" ? |");
+	else
+		out(" %u (%u indirect) in %u functions |", p->calls,
+		    p->indirect, p->functions);
 }
 
-/*
- * The AEAD's targets, on the @kernel rows (@k), each encrypting and
- * decrypting:
- * - 29.1: the module's default never slower than the fastest of the
- *   kernel's rows, 6.12's and 7.3's, at every size;
- * - 29.2: from 512 B to 16 KiB, tier by tier, at most 0.85 of the
- *   kernel's (6.12's or 7.3's, the faster) for SSSE3 and 0.80 for AVX2
- *   and for our best AVX-512 row against avx512vl;
- * - 29.3: from 256 B the default never slower than the fastest library;
- * - 29.4: each tier's pair never slower than that tier's kernel rows.
- */
-static void print_aead_targets(const char *k)
+/* The decrypting row of the same name as encrypting row @s. */
+static const struct subject *aead_twin_dir(const struct subject *s)
 {
-	static const struct {
-		const char *tier;
-		double limit;
-	} tiers[] = {
-		{ "ssse3", 0.85 }, { "avx2", 0.80 }, { "avx512vl", 0.80 },
-	};
-	const struct subject *ours[AEAD_THEIRS], *theirs[AEAD_THEIRS];
-	unsigned int d, i, j, n, nk;
-	char libs[128];
-
-	for (d = 0; d < 2; d++) {
-		n = aead_rows(k, d, is_default_aead, NULL, ours);
-		nk = aead_rows(k, d, is_kernel_aead, NULL, theirs);
-		target_aead("29.1", n ? ours[0] : NULL, theirs, nk,
-			    "kernel*-aead-*@kernel", bench_lens[0], MAX_LEN,
-			    1.00, "no kernel-aead-* rows: the CPU lacks SSSE3");
-	}
-	for (i = 0; i < ARRAY_SIZE(tiers); i++)
-		for (d = 0; d < 2; d++)
-			target_aead_tier(k, d, tiers[i].tier, tiers[i].limit);
-	for (d = 0; d < 2; d++) {
-		n = aead_rows(k, d, is_default_aead, NULL, ours);
-		nk = aead_rows("", d, is_library_aead, NULL, theirs);
-		for (j = 0, libs[0] = 0; j < nk; j++)
-			snprintf(libs + strlen(libs), sizeof(libs) - strlen(libs),
-				 "%s%s", j ? "," : "", theirs[j]->name);
-		target_aead("29.3", n ? ours[0] : NULL, theirs, nk, libs, 256,
-			    MAX_LEN, 1.00, "no library's AEAD");
-	}
-	for (i = 0; i < ARRAY_SIZE(tiers); i++)
-		for (d = 0; d < 2; d++)
-			target_aead_rule(k, d, tiers[i].tier);
-}
-
-/*
- * The targets that stand, each judged on the @kernel rows (the kernel's
- * flags and this machine's mitigations on both sides):
- * - 6.3: SSE2 within 1.25 of SSSE3 from 512 B;
- * - 15.1: the default never slower than the kernel's best tier (6.12's
- *   and 7.3's), at every size;
- * - 15.2: tier by tier, never slower, and at most 0.90 from 512 B;
- * - 15.3: every @kernel row within 1.03 of its own build without them
- *   from 4 KiB, where the mitigations' price per request must vanish;
- * - 28.1: on AVX-512 CPUs the default at most OpenSSL's zmm code, and
- *   28.3 AVX2 at most OpenSSL's AVX2 code (openssl-noavx512), from 256 B;
- * - 28.2: from 4 KiB the default within 1.10 of its fastest core alone,
- *   F included.
- * Issue 6's and 7's lines on the plain rows are superseded by these.
- */
-static void print_targets(void)
-{
-	static const char *const tiers[] = { "ssse3", "avx2" };
-	const char *k = "@kernel";
-	const struct subject *ours = module_best(true, k);
-	const struct subject *k512 = find_row("kernel-avx512vl", k);
-	const struct subject *os = find_subject("openssl");
-	const struct subject *osn = find_subject("openssl-noavx512");
-	const struct subject *m, *kt;
 	unsigned int i;
 
-	if (!ours)
-		return;
-	out("\n### Targets: the @kernel rows, F = %u charged to both sides\n\n```\n",
-	    opt_fpu_cost);
-	target("6.3", find_row("module-sse2", k), find_row("module-ssse3", k),
-	       512, 1.25, "no SSE2 or SSSE3 row");
-	target("15.1", ours, kernel_best_of(true, false, k), bench_lens[0],
-	       1.00, "no kernel tier");
-	target("15.1", ours, kernel_best_of(true, true, k), bench_lens[0],
-	       1.00, "no kernel7 tier");
-	for (i = 0; i < ARRAY_SIZE(tiers); i++) {
-		char name[32];
+	for (i = 0; i < nsubjects; i++)
+		if (is_aead(&subjects[i]) && subjects[i].decrypt &&
+		    !strcmp(subjects[i].name, s->name))
+			return &subjects[i];
+	return NULL;
+}
 
-		snprintf(name, sizeof(name), "module-%s", tiers[i]);
-		m = find_row(name, k);
-		snprintf(name, sizeof(name), "kernel-%s", tiers[i]);
-		kt = find_row(name, k);
-		target("15.2", m, kt, bench_lens[0], 1.00, "the CPU lacks it");
-		target("15.2", m, kt, 512, 0.90, "the CPU lacks it");
-	}
-	m = best_avx512(k512, 512, k);
-	target("15.2", m, k512, bench_lens[0], 1.00,
-	       "the CPU lacks AVX512VL, or no avx512 implementation");
-	target("15.2", m, k512, 512, 0.90,
-	       "the CPU lacks AVX512VL, or no avx512 implementation");
+/* The plain row of @kernel row @s, same kind and direction. */
+static const struct subject *plain_twin(const struct subject *s)
+{
+	size_t n = strlen(s->name) - strlen(s->suffix);
+	unsigned int i;
+
+	for (i = 0; i < nsubjects; i++)
+		if (subjects[i].kind == s->kind &&
+		    subjects[i].decrypt == s->decrypt &&
+		    strlen(subjects[i].name) == n &&
+		    !strncmp(subjects[i].name, s->name, n))
+			return &subjects[i];
+	return NULL;
+}
+
+/*
+ * Per AEAD row: IMIX cycles per packet, encrypting and decrypting, and
+ * beside each @kernel row the call sites on its request path; then each
+ * module row's @kernel minus plain, per request, from 16 B to 4 KiB.
+ */
+static void print_packets(void)
+{
+	const struct subject *cols[MAX_SUBJECTS];
+	unsigned int i, l, n = 0;
+
+	out("\n### ChaCha20-Poly1305 IMIX, AD %u bytes: TSC cycles per packet\n\n",
+	    IMIX_AD);
+	out("7 x 64, 4 x 576 and 1 x 1420 B requests, in the order");
+	for (i = 0; i < IMIX_PACKETS; i++)
+		out("%s%u", i ? "," : " ", imix_lens[imix_order[i]]);
+	out("; cycles per packet = cycles of the 12 / 12.  Call sites: %s.\n\n",
+	    "calls.sh on the @kernel objects, static, every site once");
+	out("| row | encrypt | decrypt | call sites on the request path |\n");
+	out("|---|---:|---:|---|\n");
 	for (i = 0; i < nsubjects; i++) {
 		const struct subject *s = &subjects[i];
+		const struct subject *dec;
+
+		if (!is_aead(s) || s->decrypt)
+			continue;
+		dec = aead_twin_dir(s);
+		out("| %s | %.0f |", s->name, s->res[IMIX].cycles);
+		if (dec)
+			out(" %.0f |", dec->res[IMIX].cycles);
+		else
+			out(" |");
+		calls_cell(s);
+		out("\n");
+	}
+	if (!module_calls.read)
+		out("\n(no %s: make -C tools/bench builds it)\n", calls_file);
+
+	for (i = 0; i < nsubjects; i++) {
+		const struct subject *s = &subjects[i];
+
+		if (s->kind == AMODULE && !strcmp(s->suffix, "@kernel") &&
+		    plain_twin(s))
+			cols[n++] = s;
+	}
+	if (!n)
+		return;
+	out("\n### ChaCha20-Poly1305: @kernel minus plain, TSC cycles per request\n\n");
+	out("| bytes |");
+	for (i = 0; i < n; i++)
+		out(" %s %s |", cols[i]->name,
+		    cols[i]->decrypt ? "decrypt" : "encrypt");
+	out("\n|---:|");
+	for (i = 0; i < n; i++)
+		out("---:|");
+	out("\n");
+	for (l = 0; l <= IMIX; l++) {
+		if (l < NLENS && bench_lens[l] > 4096)
+			continue;
+		if (l < NLENS)
+			out("| %u |", bench_lens[l]);
+		else
+			out("| IMIX, per packet |");
+		for (i = 0; i < n; i++)
+			out(" %+.0f |", cols[i]->res[l].cycles -
+			    plain_twin(cols[i])->res[l].cycles);
+		out("\n");
+	}
+}
+
+/* ---- the targets, from tools/bench/targets ---- */
+
+#define MAX_TARGETS	64
+
+/* Who a target judges, and when. */
+enum target_when { WHEN_ALWAYS, WHEN_AVX512_DEFAULT, WHEN_RETURN_THUNKS };
+
+/* One line of the targets file. */
+struct target_def {
+	char name[48];
+	char ours[48];		/* a role or a row */
+	char theirs[96];	/* a role, or rows separated by '|' */
+	const char *sfx;	/* the build: "@kernel" or "" */
+	bool aead;		/* op encrypt, decrypt or both; else xor */
+	unsigned int dirs;	/* AEAD: BIT(0) encrypt, BIT(1) decrypt */
+	bool imix;		/* sizes "imix": the IMIX point */
+	unsigned int minlen, maxlen;
+	double limit;
+	bool cycles;		/* limit +N: ours minus theirs, in cycles */
+	enum target_when when;
+};
+
+static struct target_def target_defs[MAX_TARGETS];
+static unsigned int ntarget_defs;
+#ifdef BENCH_TARGETS
+static const char *opt_targets = BENCH_TARGETS;
+#else
+static const char *opt_targets = "targets";
+#endif
+
+/* The kernel's tiers, by BENCH_TIER_*: the names "tier:T" takes. */
+static const char *const tier_names[] = { "ssse3", "avx2", "avx512vl" };
+
+static int tier_index(const char *name)
+{
+	unsigned int t;
+
+	for (t = 0; t < ARRAY_SIZE(tier_names); t++)
+		if (!strcmp(name, tier_names[t]))
+			return t;
+	return -1;
+}
+
+static bool row_name_ok(const char *name)
+{
+	return *name && strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") ==
+		strlen(name);
+}
+
+static bool ours_ok(const char *ours)
+{
+	if (!strncmp(ours, "tier:", 5))
+		return tier_index(ours + 5) >= 0;
+	return !strcmp(ours, "default") || !strcmp(ours, "tier") ||
+	       !strcmp(ours, "each") || !strcmp(ours, "each-module") ||
+	       row_name_ok(ours);
+}
+
+static bool theirs_ok(const char *theirs)
+{
+	char buf[96], *tok, *save;
+
+	snprintf(buf, sizeof(buf), "%s", theirs);
+	for (tok = strtok_r(buf, "|", &save); tok;
+	     tok = strtok_r(NULL, "|", &save))
+		if (!row_name_ok(tok))
+			return false;
+	return *theirs && theirs[strlen(theirs) - 1] != '|';
+}
+
+static __printf(3, 4) void targets_error(const char *path, unsigned int line,
+					 const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "bench: %s:%u: ", path, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
+/* One line's fields into @t; exits with the line's number on an error. */
+static void parse_target(const char *path, unsigned int line, char **f,
+			 unsigned int nf, struct target_def *t)
+{
+	unsigned int l, a, b;
+	char *end;
+
+	if (nf < 7 || nf > 8)
+		targets_error(path, line, "%u fields, not 7 or 8", nf);
+	if (!row_name_ok(f[0]) || strlen(f[0]) >= sizeof(t->name))
+		targets_error(path, line, "bad name %s", f[0]);
+	snprintf(t->name, sizeof(t->name), "%s", f[0]);
+	if (!ours_ok(f[1]) || strlen(f[1]) >= sizeof(t->ours))
+		targets_error(path, line, "bad ours %s", f[1]);
+	snprintf(t->ours, sizeof(t->ours), "%s", f[1]);
+	if (!theirs_ok(f[2]) || strlen(f[2]) >= sizeof(t->theirs))
+		targets_error(path, line, "bad theirs %s", f[2]);
+	snprintf(t->theirs, sizeof(t->theirs), "%s", f[2]);
+
+	if (!strcmp(f[3], "kernel"))
+		t->sfx = "@kernel";
+	else if (!strcmp(f[3], "plain"))
+		t->sfx = "";
+	else
+		targets_error(path, line, "build %s: kernel or plain", f[3]);
+
+	if (!strcmp(f[5], "xor"))
+		t->aead = false;
+	else if (!strcmp(f[5], "encrypt"))
+		t->dirs = BIT(0);
+	else if (!strcmp(f[5], "decrypt"))
+		t->dirs = BIT(1);
+	else if (!strcmp(f[5], "both"))
+		t->dirs = BIT(0) | BIT(1);
+	else
+		targets_error(path, line, "op %s: xor, encrypt, decrypt or both",
+			      f[5]);
+	t->aead = t->dirs != 0;
+
+	if (!strcmp(f[4], "imix")) {
+		t->imix = true;
+		if (!t->aead)
+			targets_error(path, line, "imix is an AEAD size");
+	} else if (!strcmp(f[4], "all")) {
+		t->minlen = bench_lens[0];
+		t->maxlen = MAX_LEN;
+	} else if (sscanf(f[4], "%u-%u", &a, &b) == 2 && a <= b) {
+		t->minlen = a;
+		t->maxlen = b;
+		for (l = 0; l < NLENS; l++)
+			if (bench_lens[l] >= a && bench_lens[l] <= b)
+				break;
+		if (l == NLENS)
+			targets_error(path, line, "no size measured in %s",
+				      f[4]);
+	} else {
+		targets_error(path, line, "sizes %s: A-B, all or imix", f[4]);
+	}
+
+	t->cycles = f[6][0] == '+';
+	t->limit = strtod(f[6] + t->cycles, &end);
+	if (*end || end == f[6] + t->cycles || t->limit <= 0)
+		targets_error(path, line, "bad limit %s", f[6]);
+
+	t->when = WHEN_ALWAYS;
+	if (nf == 8 && !strcmp(f[7], "if:avx512-default"))
+		t->when = WHEN_AVX512_DEFAULT;
+	else if (nf == 8 && !strcmp(f[7], "if:return-thunks"))
+		t->when = WHEN_RETURN_THUNKS;
+	else if (nf == 8)
+		targets_error(path, line, "bad condition %s", f[7]);
+
+	if (!strcmp(t->theirs, "plain") && !*t->sfx)
+		targets_error(path, line, "plain needs build kernel");
+	if (!strcmp(t->theirs, "bound") && t->aead)
+		targets_error(path, line, "bound is a ChaCha20 figure");
+}
+
+/* Read the targets file once, before anything is measured. */
+static void read_targets(void)
+{
+	FILE *f = fopen(opt_targets, "r");
+	char buf[512], *fields[9], *tok, *save;
+	unsigned int line = 0, nf;
+
+	if (!f) {
+		perror(opt_targets);
+		exit(2);
+	}
+	while (fgets(buf, sizeof(buf), f)) {
+		line++;
+		if (!strchr(buf, '\n') && !feof(f))
+			targets_error(opt_targets, line, "line too long");
+		buf[strcspn(buf, "#\n")] = 0;
+		nf = 0;
+		for (tok = strtok_r(buf, " \t\r", &save); tok && nf < 9;
+		     tok = strtok_r(NULL, " \t\r", &save))
+			fields[nf++] = tok;
+		if (!nf)
+			continue;
+		if (ntarget_defs == MAX_TARGETS)
+			targets_error(opt_targets, line, "more than %u targets",
+				      MAX_TARGETS);
+		parse_target(opt_targets, line, fields, nf,
+			     &target_defs[ntarget_defs++]);
+	}
+	fclose(f);
+}
+
+/* A row's tier (BENCH_TIER_*), or -1: SSE2 and scalar have none. */
+static int row_tier(const struct subject *s)
+{
+	if (s->kind == KERNEL || s->kind == AKERNEL)
+		return s->tier;
+	if ((s->kind != MODULE && s->kind != AMODULE) || !s->impl)
+		return -1;
+	if (s->impl->needs & CHACHA_CPU_AVX512)
+		return BENCH_TIER_AVX512VL;
+	if (s->impl->needs & CHACHA_CPU_AVX2)
+		return BENCH_TIER_AVX2;
+	if (s->impl->needs & CHACHA_CPU_SSSE3)
+		return BENCH_TIER_SSSE3;
+	return -1;
+}
+
+/* A target's rows: of its kind, direction and build (libraries: any). */
+static bool target_row(const struct target_def *t, const struct subject *s,
+		       bool decrypt)
+{
+	if (t->aead != is_aead(s) || (t->aead && s->decrypt != decrypt))
+		return false;
+	if (!t->aead && !is_request(s))
+		return false;
+	return s->kind == PEER || s->kind == APEER || !strcmp(s->suffix, t->sfx);
+}
+
+/* The row named @name (@name@kernel in that build) of the target's kind. */
+static const struct subject *target_named(const struct target_def *t,
+					  const char *name, bool decrypt)
+{
+	char full[64];
+	unsigned int i, k;
+
+	for (k = 0; k < 2; k++) {
+		snprintf(full, sizeof(full), "%s%s", name, k ? "" : t->sfx);
+		for (i = 0; i < nsubjects; i++)
+			if (target_row(t, &subjects[i], decrypt) &&
+			    !strcmp(subjects[i].name, full))
+				return &subjects[i];
+	}
+	return NULL;
+}
+
+/* Why a module implementation @name has no row here. */
+static void why_no_module(const char *name, char *why, size_t size)
+{
+	const char *missing = NULL;
+	unsigned int i;
+	char impl[32];
+
+	snprintf(impl, sizeof(impl), "%s", name + strlen("module-"));
+	impl[strcspn(impl, "-")] = 0;
+	for (i = 0; i < chacha_nimpls; i++)
+		if (!strcmp(chacha_impls[i].name, impl) &&
+		    !cpu_has_features(chacha_impls[i].needs, &missing))
+			break;
+	if (i < chacha_nimpls && missing)
+		snprintf(why, size, "no %s: the CPU lacks %s", name, missing);
+	else
+		snprintf(why, size, "no row %s here", name);
+}
+
+/* The rows a line of @t judges: several only where it takes the best. */
+struct target_ours {
+	const struct subject *rows[AEAD_THEIRS];
+	unsigned int n;
+	int tier;		/* "tier": the tier; else -1 */
+};
+
+/*
+ * @t's rows of ours, one line each, into @lines: "tier" one line per tier
+ * (the AVX-512 rows together, the best of them judged), "each" one line
+ * per row with a twin.  A line with no row says why in @why.
+ */
+static unsigned int target_ours_lines(const struct target_def *t,
+				      bool decrypt, struct target_ours *lines,
+				      char why[][96])
+{
+	unsigned int i, n = 0, t0, t1, tier;
+
+	memset(lines, 0, sizeof(*lines) * MAX_SUBJECTS);
+	if (!strcmp(t->ours, "each") || !strcmp(t->ours, "each-module")) {
+		bool mod_only = !strcmp(t->ours, "each-module");
+
+		for (i = 0; i < nsubjects; i++) {
+			const struct subject *s = &subjects[i];
+
+			if (!target_row(t, s, decrypt) ||
+			    s->kind == PEER || s->kind == APEER ||
+			    (mod_only && s->kind != MODULE &&
+			     s->kind != AMODULE) ||
+			    (s->kind == MODULE && !s->impl->cores[0].blocks))
+				continue;
+			lines[n].rows[0] = s;
+			lines[n].n = 1;
+			lines[n++].tier = -1;
+		}
+		if (!n)
+			snprintf(why[n++], 96, "no %s rows", t->sfx);
+		return n;
+	}
+	if (!strcmp(t->ours, "default")) {
+		const struct subject *s = NULL;
+
+		if (!t->aead)
+			s = module_best(true, t->sfx);
+		for (i = 0; t->aead && i < nsubjects; i++)
+			if (target_row(t, &subjects[i], decrypt) &&
+			    is_default_aead(&subjects[i], NULL)) {
+				s = &subjects[i];
+				break;
+			}
+		lines[0].rows[0] = s;
+		lines[0].n = !!s;
+		lines[0].tier = -1;
+		snprintf(why[0], 96, "no default row");
+		return 1;
+	}
+	if (strncmp(t->ours, "tier", 4)) {
+		lines[0].rows[0] = target_named(t, t->ours, decrypt);
+		lines[0].n = !!lines[0].rows[0];
+		lines[0].tier = -1;
+		why_no_module(t->ours, why[0], 96);
+		return 1;
+	}
+	t0 = 0;
+	t1 = ARRAY_SIZE(tier_names) - 1;
+	if (t->ours[4] == ':') {
+		t0 = tier_index(t->ours + 5);
+		t1 = t0;
+	}
+	for (tier = t0; tier <= t1; tier++, n++) {
 		char name[48];
 
-		if (strcmp(s->suffix, k) || is_aead(s) ||
-		    (s->kind == MODULE && !s->impl->cores[0].blocks))
+		lines[n].tier = tier;
+		if (tier != BENCH_TIER_AVX512VL) {
+			snprintf(name, sizeof(name), "module-%s%s",
+				 tier_names[tier], t->aead ? "-aead" : "");
+			lines[n].rows[0] = target_named(t, name, decrypt);
+			lines[n].n = !!lines[n].rows[0];
+			why_no_module(name, why[n], 96);
 			continue;
-		snprintf(name, sizeof(name), "%.*s",
-			 (int)(strlen(s->name) - strlen(k)), s->name);
-		target("15.3", s, find_subject(name), 4096, 1.03,
-		       "no row without mitigations");
+		}
+		for (i = 0; i < nsubjects && lines[n].n < AEAD_THEIRS; i++) {
+			const struct subject *s = &subjects[i];
+
+			if (target_row(t, s, decrypt) &&
+			    (t->aead ? is_avx512_aead(s, NULL) : is_avx512(s)))
+				lines[n].rows[lines[n].n++] = s;
+		}
+		snprintf(why[n], 96,
+			 "no AVX-512 row: the CPU lacks AVX512VL/BW, or no avx512 implementation");
 	}
-	if (is_avx512(ours))
-		target("28.1", ours, os, 256, 1.00, "no OpenSSL");
-	else
-		out("TARGET 28.1: skipped (the default is not AVX-512 here)\n");
-	target_bound("28.2", ours, 4096, 1.10, "no core rows");
-	target("28.3", find_row("module-avx2", k), osn ? osn : os, 256, 1.00,
-	       "the CPU lacks AVX2, or no OpenSSL");
-	print_aead_targets(k);
+	return n;
+}
+
+/*
+ * The rows @a is compared with, the fastest at each size counting, into
+ * @rows; their label in @label.  0 and a reason in @label if none.
+ */
+static unsigned int target_theirs(const struct target_def *t,
+				  const struct subject *a, bool decrypt,
+				  const struct subject **rows, char *label,
+				  size_t size)
+{
+	const struct subject *s;
+	const char *missing = "?";
+	unsigned int i, n = 0;
+	int tier = row_tier(a);
+	char buf[96], *tok, *save;
+
+	if (!strcmp(t->theirs, "plain")) {
+		snprintf(buf, sizeof(buf), "%.*s",
+			 (int)(strlen(a->name) - strlen(a->suffix)), a->name);
+		for (i = 0; i < nsubjects; i++)
+			if (subjects[i].kind == a->kind &&
+			    subjects[i].decrypt == a->decrypt &&
+			    !strcmp(subjects[i].name, buf))
+				rows[n++] = &subjects[i];
+		snprintf(label, size, n ? "%s" : "no row %s", buf);
+		return n;
+	}
+	if (!t->aead && (!strcmp(t->theirs, "kernel-best") ||
+			 !strcmp(t->theirs, "kernel7-best"))) {
+		bool v7 = t->theirs[6] == '7';
+
+		s = kernel_best_of(true, v7, t->sfx);
+		if (s)
+			rows[n++] = s;
+		snprintf(label, size, "%s", s ? s->name : v7 ?
+			 "no kernel7 tier" : "no kernel tier");
+		return n;
+	}
+	if (!strcmp(t->theirs, "kernel-tier") && tier < 0) {
+		snprintf(label, size, "%s has no kernel tier", a->name);
+		return 0;
+	}
+	if (!strcmp(t->theirs, "kernel-tier") && !t->aead) {
+		snprintf(buf, sizeof(buf), "kernel-%s", tier_names[tier]);
+		s = target_named(t, buf, decrypt);
+		if (s)
+			rows[n++] = s;
+		else if (!kernel_runs(&kernel_impls[tier], &missing))
+			snprintf(label, size, "no %s: the CPU lacks %s", buf,
+				 missing);
+		else
+			snprintf(label, size, "no %s row", buf);
+		if (s)
+			snprintf(label, size, "%s", s->name);
+		return n;
+	}
+	if (!strcmp(t->theirs, "kernel-best") ||
+	    !strcmp(t->theirs, "kernel7-best") ||
+	    !strcmp(t->theirs, "kernel-tier")) {
+		bool tiered = t->theirs[7] == 't';
+		bool v7 = t->theirs[6] == '7';
+
+		for (i = 0; i < nsubjects && n < AEAD_THEIRS; i++) {
+			s = &subjects[i];
+			if (target_row(t, s, decrypt) && s->kind == AKERNEL &&
+			    (!v7 || s->v7) &&
+			    (!tiered || (int)s->tier == tier))
+				rows[n++] = s;
+		}
+		if (tiered)
+			snprintf(label, size, "kernel*-aead-%s%s",
+				 tier_names[tier], t->sfx);
+		else
+			snprintf(label, size, "%s-aead-*%s",
+				 v7 ? "kernel7" : "kernel*", t->sfx);
+		if (!n && tiered &&
+		    !kernel_runs(&kernel_impls[tier], &missing))
+			snprintf(label, size,
+				 "no kernel-aead-%s: the CPU lacks %s",
+				 tier_names[tier], missing);
+		else if (!n)
+			snprintf(label, size, "no kernel AEAD rows");
+		return n;
+	}
+	if (!strcmp(t->theirs, "libraries")) {
+		label[0] = 0;
+		for (i = 0; i < nsubjects && n < AEAD_THEIRS; i++) {
+			s = &subjects[i];
+			if (!target_row(t, s, decrypt) ||
+			    (s->kind != PEER && s->kind != APEER))
+				continue;
+			rows[n++] = s;
+			snprintf(label + strlen(label), size - strlen(label),
+				 "%s%s", n > 1 ? "," : "", s->name);
+		}
+		if (!n)
+			snprintf(label, size, "no library rows");
+		return n;
+	}
+	if (!strcmp(t->theirs, "bound")) {
+		snprintf(label, size, "(fastest core alone + F)");
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", t->theirs);
+	for (tok = strtok_r(buf, "|", &save); tok && !n;
+	     tok = strtok_r(NULL, "|", &save)) {
+		s = target_named(t, tok, decrypt);
+		if (s)
+			rows[n++] = s;
+	}
+	snprintf(label, size, n ? "%s" : "no row %s here",
+		 n ? rows[0]->name : t->theirs);
+	return n;
+}
+
+/* A point of a row: a size's cycles per request, or IMIX's per packet. */
+static double point_cycles(const struct subject *s, unsigned int l)
+{
+	return s->res[l].cycles;
+}
+
+/*
+ * The worst figure of @a against the fastest of @b (or the port bound)
+ * over @t's points: ratio, or cycles more.  Its point in @at; -1 if a
+ * point lacks a measurement.
+ */
+static double target_worst(const struct target_def *t,
+			   const struct subject *a,
+			   const struct subject *const *b, unsigned int nb,
+			   unsigned int *at)
+{
+	double worst = -1e300, best, v;
+	unsigned int i, l, l0 = 0, l1 = NLENS - 1;
+	bool bound = !strcmp(t->theirs, "bound");
+
+	if (t->imix) {
+		l0 = IMIX;
+		l1 = IMIX;
+	}
+	for (l = l0; l <= l1; l++) {
+		if (!t->imix && (bench_lens[l] < t->minlen ||
+				 bench_lens[l] > t->maxlen))
+			continue;
+		best = bound ? core_bound(a, bench_lens[l]) : 0;
+		for (i = 0; !bound && i < nb; i++)
+			if (!best || point_cycles(b[i], l) < best)
+				best = point_cycles(b[i], l);
+		if (best <= 0 || point_cycles(a, l) <= 0)
+			return -1;
+		v = t->cycles ? point_cycles(a, l) - best :
+			point_cycles(a, l) / best;
+		if (v > worst) {
+			worst = v;
+			*at = l;
+		}
+	}
+	return worst;
+}
+
+static bool return_thunks(void)
+{
+	return opt_ret && strcmp(opt_ret, "none");
+}
+
+/* The TARGET lines of one line of the file. */
+static void print_target(const struct target_def *t)
+{
+	static struct target_ours lines[MAX_SUBJECTS];
+	static char why[MAX_SUBJECTS][96];
+	const struct subject *theirs[AEAD_THEIRS];
+	unsigned int d, j, k, n, nb, best_nb = 0, at, best_at = 0;
+	char label[160], best_label[160];
+	const struct subject *m;
+	double r, best_r;
+
+	for (d = 0; d < 2; d++) {
+		const char *dir = !t->aead ? "" : d ? ":decrypt" : ":encrypt";
+
+		if (t->aead ? !(t->dirs & BIT(d)) : d)
+			continue;
+		if (t->when == WHEN_AVX512_DEFAULT &&
+		    strncmp(module_default(&bench_plain)->name, "avx512", 6)) {
+			out("TARGET %s%s: skipped (the default is not AVX-512 here)\n",
+			    t->name, dir);
+			continue;
+		}
+		if (t->when == WHEN_RETURN_THUNKS && !return_thunks()) {
+			out("TARGET %s%s: skipped (%s)\n", t->name, dir,
+			    "no return thunk: judge a run with --mitigations retpoline,srso");
+			continue;
+		}
+		n = target_ours_lines(t, d, lines, why);
+		for (k = 0; k < n; k++) {
+			const char *tier = lines[k].tier < 0 ? "" :
+					   tier_names[lines[k].tier];
+
+			m = NULL;
+			best_r = 0;
+			snprintf(best_label, sizeof(best_label), "%s", why[k]);
+			for (j = 0; j < lines[k].n; j++) {
+				const struct subject *a = lines[k].rows[j];
+
+				nb = target_theirs(t, a, d, theirs, label,
+						   sizeof(label));
+				if (!nb && strcmp(t->theirs, "bound")) {
+					snprintf(best_label, sizeof(best_label),
+						 "%s", label);
+					continue;
+				}
+				r = target_worst(t, a, theirs, nb, &at);
+				if (r < 0) {
+					snprintf(best_label, sizeof(best_label),
+						 nb ? "%s: not measured" :
+						 "%s: no core rows", a->name);
+					continue;
+				}
+				if (!m || r < best_r) {
+					m = a;
+					best_r = r;
+					best_at = at;
+					best_nb = nb;
+					snprintf(best_label, sizeof(best_label),
+						 "%s", label);
+				}
+			}
+			if (!m) {
+				out("TARGET %s%s%s%s: skipped (%s)\n", t->name,
+				    *tier ? " " : "", tier, dir, best_label);
+				continue;
+			}
+			out("TARGET %s %s%s%s%s%s%s at ", t->name, m->name,
+			    t->cycles ? " - " : "/",
+			    best_nb > 1 ? "min(" : "", best_label,
+			    best_nb > 1 ? ")" : "", dir);
+			if (t->imix)
+				out("IMIX");
+			else
+				out("%u..%u B (worst at %u B)", t->minlen,
+				    t->maxlen, bench_lens[best_at]);
+			if (t->cycles)
+				out(": %s %+.0f cycles (limit %+.0f)\n",
+				    best_r <= t->limit ? "met" : "missed",
+				    best_r, t->limit);
+			else
+				out(": %s %.3f (limit %.2f)\n",
+				    best_r <= t->limit ? "met" : "missed",
+				    best_r, t->limit);
+		}
+	}
+}
+
+static void print_targets(void)
+{
+	unsigned int i;
+
+	out("\n### Targets (%s), F = %u charged to both sides\n\n```\n",
+	    opt_targets, opt_fpu_cost);
+	for (i = 0; i < ntarget_defs; i++)
+		print_target(&target_defs[i]);
 	out("```\n");
 }
 
@@ -2209,6 +2739,7 @@ static void print_help(FILE *f)
 		"                  untrain, srso (default auto: what this machine's\n"
 		"                  kernel reports in /sys/devices/system/cpu/\n"
 		"                  vulnerabilities)\n"
+		"  --targets FILE  the targets to judge (default tools/bench/targets)\n"
 		"  --aead-ad N     bytes of AD per ChaCha20-Poly1305 message (default\n"
 		"                  20, dm-crypt's; ESP has 8 or 12), at most 1024\n"
 		"  --cpu N         the CPU to pin to (default: the last one allowed)\n"
@@ -2277,6 +2808,7 @@ static void parse_args(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "mitigations", required_argument, NULL, 'M' },
 		{ "aead-ad", required_argument, NULL, 'A' },
+		{ "targets", required_argument, NULL, 'T' },
 		{ "commit", required_argument, NULL, 'g' },
 		{ "csv", required_argument, NULL, 'o' },
 		{ "md", required_argument, NULL, 'm' },
@@ -2335,6 +2867,9 @@ static void parse_args(int argc, char **argv)
 				exit(2);
 			}
 			break;
+		case 'T':
+			opt_targets = optarg;
+			break;
 		case 'g':
 			opt_commit = optarg;
 			break;
@@ -2371,6 +2906,8 @@ int main(int argc, char **argv)
 	double load;
 
 	parse_args(argc, argv);
+	read_targets();
+	read_calls();
 	setup_thunks();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	pin_cpu();
@@ -2410,15 +2947,24 @@ int main(int argc, char **argv)
 					opt_reps / PASSES, &s->res[l]);
 			}
 		}
+		for (i = 0; i < nsubjects; i++)
+			if (is_aead(&subjects[i]))
+				measure(&subjects[i], IMIX_LEN,
+					opt_reps / PASSES,
+					&subjects[i].res[IMIX]);
 	}
 	for (i = 0; i < nsubjects; i++) {
-		for (l = 0; l < NLENS; l++) {
+		for (l = 0; l <= IMIX; l++) {
+			if (l == IMIX && !is_aead(&subjects[i]))
+				break;
 			redone += subjects[i].res[l].redone;
 			forced += subjects[i].res[l].forced;
 			npoints++;
 			if (subjects[i].core_bytes)
 				break;
 		}
+		if (is_aead(&subjects[i]))
+			subjects[i].res[IMIX].cycles /= IMIX_PACKETS;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	load = load_average();
@@ -2463,6 +3009,7 @@ int main(int argc, char **argv)
 	print_ratios();
 	print_aead_tables();
 	print_aead_ratios();
+	print_packets();
 	print_targets();
 	if (md_file && fclose(md_file))
 		perror(opt_md);
