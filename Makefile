@@ -81,7 +81,7 @@ symbols-check: deps ## no global name a kernel has too (6.1, 6.12, 7.3); vs CONF
 sparse: deps ## make C=2 (sparse) against 6.1, 6.12 and 7.3, no warnings
 	bash tools/sparse-check.sh
 
-docs: deps-docs ## render Documentation/chacha20-simd.rst (fails on any docutils message); every make target and file the documents name exists
+docs: deps-docs ## render Documentation/chacha20-simd.rst (fails on any docutils message); every make target and file the documents name exists; README.md, TESTING.md, tools/bench/README.md within their line limits
 	$(RST2HTML) --strict Documentation/chacha20-simd.rst \
 		Documentation/chacha20-simd.html
 	bash tools/docs-check.sh

@@ -10,8 +10,10 @@
 #     kernel's own targets the documents name on purpose (below);
 #   - a path under tools/, tests/, kunit/, debian/ or Documentation/
 #     ending in a source or script suffix: the file exists, from the top
-#     of the tree or from the document's own directory.
-# Prints each one missing, with its document and line, and fails.
+#     of the tree or from the document's own directory;
+#   - a document in the table of line limits (below) has at most its
+#     number of lines.
+# Prints each one missing or too long, with its document, and fails.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -20,6 +22,14 @@ cd "$top"
 # documents name, not this tree's.
 kernel_targets=" modules_prepare modules_install olddefconfig "
 kernel_paths=" tools/testing/kunit/kunit.py "
+
+# Line limits: a document and the most lines it may have, one a line.
+# A document that grows past its limit is split, not the limit raised.
+line_limits="
+README.md		200
+TESTING.md		250
+tools/bench/README.md	250
+"
 
 [ $# -gt 0 ] || set -- README.md TESTING.md Documentation/*.rst \
 	$(git ls-files 'tools/*README.md' 'tests/*README.md')
@@ -34,6 +44,15 @@ bad=0 n=0 ndocs=$#
 for doc in "$@"; do
 	[ -f "$doc" ] || { echo "docs-check: $doc: no such document"; bad=1; continue; }
 	ddir=$(dirname "$doc")
+	# Its line limit, if it has one.
+	max=$(awk -v d="${doc#./}" '$1 == d { print $2 }' <<<"$line_limits")
+	if [ -n "$max" ]; then
+		lines=$(wc -l <"$doc")
+		[ "$lines" -le "$max" ] || {
+			echo "docs-check: $doc: $lines lines, over its limit of $max"
+			bad=1
+		}
+	fi
 	# make commands: "make", options, then targets up to a non-word.
 	while IFS=: read -r line cmd; do
 		set -f
