@@ -75,20 +75,17 @@ static int chachapoly_setauthsize(struct crypto_aead *tfm,
 }
 
 /*
- * Copy @n bytes between @buf and the scatterlist of @m, from where @m
- * stands: to it (@to_sg) or from it.  Each step maps one page and unmaps
- * it, so the other list's iterator may map its own in between.
+ * Copy @n bytes from @buf into the scatterlist of @m, from where @m
+ * stands.  Each page is mapped and unmapped in turn, inside the caller's
+ * mapping of @buf's page: the mappings nest.
  */
-static void chachapoly_sg_copy(struct sg_mapping_iter *m, u8 *buf,
-			       unsigned int n, bool to_sg)
+static void chachapoly_sg_copy_to(struct sg_mapping_iter *m, const u8 *buf,
+				  unsigned int n)
 {
 	while (n && sg_miter_next(m)) {
 		unsigned int k = min_t(size_t, m->length, n);
 
-		if (to_sg)
-			memcpy(m->addr, buf, k);
-		else
-			memcpy(buf, m->addr, k);
+		memcpy(m->addr, buf, k);
 		m->consumed = k;
 		buf += k;
 		n -= k;
@@ -97,39 +94,38 @@ static void chachapoly_sg_copy(struct sg_mapping_iter *m, u8 *buf,
 }
 
 /*
- * The AD, from the front of req->src through a small buffer, in one pass
- * over each list: its first @adlen bytes authenticated (rfc7539esp leaves
- * out the IV at its end), all of them copied to req->dst out of place, as
- * the template does from 6.16 on.
+ * The AD, from the front of req->src, in one pass over each list: its
+ * first @adlen bytes authenticated straight from the pages (rfc7539esp
+ * leaves out the IV at its end), all of them copied to req->dst out of
+ * place, as the template does from 6.16 on.
  */
 static void chachapoly_hash_ad(struct chachapoly_req *r,
 			       struct aead_request *req, unsigned int adlen)
 {
-	u8 buf[64] __aligned(8) __uninitialized;	/* written, then read */
-	const unsigned int flags = COMPAT_SG_MITER_MAP;
+	/* Both written by sg_miter_start() before use. */
+	struct sg_mapping_iter src __uninitialized, dst __uninitialized;
 	bool copy = req->dst != req->src;
-	struct sg_mapping_iter src, dst;
 	unsigned int off = 0;
 
 	if (!req->assoclen)
 		return;
 	sg_miter_start(&src, req->src, sg_nents(req->src),
-		       flags | SG_MITER_FROM_SG);
+		       COMPAT_SG_MITER_MAP | SG_MITER_FROM_SG);
 	if (copy)
 		sg_miter_start(&dst, req->dst, sg_nents(req->dst),
-			       flags | SG_MITER_TO_SG);
-	while (off < req->assoclen) {
-		unsigned int n = min_t(unsigned int, req->assoclen - off,
-				       sizeof(buf));
+			       COMPAT_SG_MITER_MAP | SG_MITER_TO_SG);
+	while (off < req->assoclen && sg_miter_next(&src)) {
+		unsigned int n = min_t(size_t, src.length,
+				       req->assoclen - off);
 
-		chachapoly_sg_copy(&src, buf, n, false);
 		if (off < adlen)
-			chachapoly_ad(r, buf, min(n, adlen - off));
+			chachapoly_ad(r, src.addr, min(n, adlen - off));
 		if (copy)
-			chachapoly_sg_copy(&dst, buf, n, true);
+			chachapoly_sg_copy_to(&dst, src.addr, n);
+		src.consumed = n;
 		off += n;
 	}
-	memzero_explicit(buf, sizeof(buf));
+	sg_miter_stop(&src);
 }
 
 /* -EINVAL for an rfc7539esp request whose AD cannot hold the IV. */

@@ -65,10 +65,11 @@ static inline bool compat_midr_in_range(u32 midr,
 #endif
 
 /*
- * sg_miter's mapping of one page at a time: kmap_local_page() with
- * SG_MITER_LOCAL where the kernel has it, else kmap_atomic() with
- * SG_MITER_ATOMIC.  Both work in softirq context.  The user-space
- * harness and benchmark have no scatterlists.
+ * sg_miter's mapping of a page: kmap_local_page() with SG_MITER_LOCAL
+ * where the kernel has it, else kmap_atomic() with SG_MITER_ATOMIC.
+ * Both work in softirq context, and both need nested mappings undone in
+ * reverse order.  The user-space harness and benchmark have no
+ * scatterlists.
  */
 #ifdef __KERNEL__
 #include <linux/scatterlist.h>
