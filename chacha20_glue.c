@@ -48,7 +48,7 @@
 static int priority = -1;
 module_param(priority, int, 0444);
 MODULE_PARM_DESC(priority,
-		 "crypto API priority of the drivers (default 400 with SIMD; on arm64 400 on Neoverse-N1, V1, V2, Cortex-A55 and A510, where a core is modelled faster than the kernel's, if every kind of CPU online is one of them, else 250, and the AEADs only where modelled faster than the kernel's template (Cortex-A510) unless this is set; 200 for scalar only; in-tree SIMD drivers use 300, generic 100)");
+		 "crypto API priority of the drivers (default 400 with SIMD; on arm64 400 on Neoverse-N1, V1, V2, Cortex-A55 and A510, where a core is modelled faster than the kernel's, if every kind of CPU online is one of them, else 250, and the AEADs only where modelled faster than the kernel's template (Neoverse-V1, V2, N2 and Cortex-A510) unless this is set; 200 for scalar only; in-tree SIMD drivers use 300, generic 100)");
 
 static char *impl;
 module_param(impl, charp, 0444);
