@@ -5,9 +5,10 @@
  *
  * Byte-for-byte compatible with the kernel's *-generic drivers, including
  * the 32-bit block counter that wraps with no carry into the nonce.
+ *
+ * The skcipher glue only: chacha20_main.c registers them on the
+ * implementation and at the priority that chacha20_policy.c chose.
  */
-
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <crypto/algapi.h>
 #include <crypto/internal/simd.h>
@@ -20,7 +21,6 @@
 #include "chacha20_core.h"
 #include "chacha20_glue.h"
 #include "chacha20_policy.h"
-#include "kunit/chacha20_simd_test.h"
 
 struct chacha_tfm_ctx {
 	u32 key[CHACHA_KEY_BYTES / sizeof(u32)];
@@ -142,66 +142,26 @@ static struct skcipher_alg chacha_algs[] = {
 	CHACHA_ALG("xchacha12", XCHACHA_IV_BYTES, chacha12_setkey),
 };
 
-static int __init chacha_simd_mod_init(void)
+int __init chacha_skcipher_register(const struct chacha_impl *ci,
+				    int priority)
 {
-	struct chacha_policy pol;
-	int i, err;
+	int i;
 
-	err = chacha_policy_skciphers(&pol);
-	if (err)
-		return err;
 	for (i = 0; i < ARRAY_SIZE(chacha_algs); i++) {
 		struct crypto_alg *base = &chacha_algs[i].base;
 
-		base->cra_priority = pol.priority;
+		base->cra_priority = priority;
 		snprintf(base->cra_driver_name, sizeof(base->cra_driver_name),
-			 "%s-%s-" DRIVER_SUFFIX, base->cra_name, pol.impl->name);
+			 "%s-%s-" DRIVER_SUFFIX, base->cra_name, ci->name);
 	}
-	err = crypto_register_skciphers(chacha_algs, ARRAY_SIZE(chacha_algs));
-	if (err)
-		return err;
-	err = chacha_policy_aeads(&pol);
-	if (!err && pol.poly)
-		err = chachapoly_register(pol.impl, pol.poly,
-					  pol.aead_priority);
-	if (err)
-		crypto_unregister_skciphers(chacha_algs,
-					    ARRAY_SIZE(chacha_algs));
-	return err;
+	return crypto_register_skciphers(chacha_algs, ARRAY_SIZE(chacha_algs));
 }
 
-static void __exit chacha_simd_mod_exit(void)
+void chacha_skcipher_unregister(void)
 {
-	chachapoly_unregister();
 	crypto_unregister_skciphers(chacha_algs, ARRAY_SIZE(chacha_algs));
 }
 
-#ifdef CHACHA_TEST_HOOKS
-/*
- * The test-only interface of kunit/chacha20_simd_test.h: the SIMD sections
- * entered (chacha_simd_begin()), by the module's drivers and by kunit/.
- */
-DEFINE_PER_CPU(unsigned long, chacha_simd_sections);
-
-unsigned long chacha_test_simd_sections(void)
-{
-	unsigned long n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		n += per_cpu(chacha_simd_sections, cpu);
-	return n;
-}
-EXPORT_SYMBOL_NS_GPL(chacha_test_simd_sections, CHACHA_TEST_NS);
-#endif
-
-module_init(chacha_simd_mod_init);
-module_exit(chacha_simd_mod_exit);
-
-MODULE_LICENSE("GPL");
-MODULE_VERSION(CHACHA20_SIMD_VERSION);
-MODULE_AUTHOR("chacha20-simd developers");
-MODULE_DESCRIPTION("ChaCha20, XChaCha20 and XChaCha12 stream ciphers and ChaCha20-Poly1305 (x86-64 SSE2/SSSE3/AVX2/AVX-512, arm64 NEON, scalar)");
 MODULE_ALIAS_CRYPTO("chacha20");
 MODULE_ALIAS_CRYPTO("xchacha20");
 MODULE_ALIAS_CRYPTO("xchacha12");

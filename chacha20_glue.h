@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the skcipher glue (chacha20_glue.c) shares with the AEAD glue
- * (chacha20poly1305_glue.c), the two halves of one module.
+ * The crypto API glue as chacha20_main.c sees it: the skciphers'
+ * (chacha20_glue.c) and the AEADs' (chacha20poly1305_glue.c) registration,
+ * each on what the policy (chacha20_policy.h) chose; and the suffix of
+ * every driver name, which both glue files use.
  */
 #ifndef CHACHA20_GLUE_H
 #define CHACHA20_GLUE_H
@@ -15,8 +17,16 @@
 struct poly1305_impl;
 
 /*
+ * Register chacha20, xchacha20 and xchacha12 on @ci at @priority, the
+ * choices of chacha_policy_skciphers().
+ */
+int __init chacha_skcipher_register(const struct chacha_impl *ci,
+				    int priority);
+void chacha_skcipher_unregister(void);
+
+/*
  * Register the AEADs on @ci with Poly1305 @pi at @priority, the choices
- * of chacha_policy_aeads().
+ * of chacha_policy_aeads().  chachapoly_unregister() undoes it, if done.
  */
 int __init chachapoly_register(const struct chacha_impl *ci,
 			       const struct poly1305_impl *pi, int priority);

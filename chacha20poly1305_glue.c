@@ -11,8 +11,6 @@
  * in dst: a wrong tag, or an error of the walk part-way.
  */
 
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <crypto/algapi.h>
 #include <crypto/internal/aead.h>
 #include <crypto/internal/simd.h>
