@@ -107,7 +107,7 @@ const struct chacha_impl chacha_impls[] = {
  * NEON registers, two on the integer ALUs) and the 4-block core for
  * tails; "neon4" runs the 4-block core alone, the default only where its
  * loop is modelled faster than the 6-block one (Cortex-A55; see
- * chacha_arm64_models[] in the glue).
+ * chacha_arm64_models[] in chacha20_policy.c).
  */
 const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, 0, { { 0 } } },

@@ -63,14 +63,14 @@ struct chacha_core {
 #define CHACHA_CPU_NEON		BIT(4)
 /*
  * Not a capability but a policy: zmm beats ymm here and costs no clock
- * speed (see chacha_prefer_zmm() in the glue).  Only ever in
+ * speed (see chacha_prefer_zmm(), chacha20_policy.c).  Only ever in
  * chacha_impl.prefer, never in .needs.
  */
 #define CHACHA_CPU_PREFER_ZMM	BIT(5)
 /*
  * A policy too: the NEON 4-block loop is modelled faster than the 6-block
- * one on this CPU (see chacha_arm64_models[] in the glue).  Only ever in
- * .prefer.
+ * one on this CPU (see chacha_arm64_models[], chacha20_policy.c).  Only
+ * ever in .prefer.
  */
 #define CHACHA_CPU_PREFER_NEON4	BIT(6)
 /* For Poly1305 (chacha20poly1305_core.h): mulx, adcx and adox. */
@@ -329,7 +329,7 @@ struct chacha_simd_save {
 #endif
 #ifdef CHACHA_TEST_HOOKS
 #include <linux/percpu.h>
-/* SIMD sections entered, for kunit/ (chacha20_glue.c). */
+/* SIMD sections entered, for kunit/ (chacha20_main.c). */
 DECLARE_PER_CPU(unsigned long, chacha_simd_sections);
 #endif
 

@@ -11,8 +11,6 @@
  * in dst: a wrong tag, or an error of the walk part-way.
  */
 
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <crypto/algapi.h>
 #include <crypto/internal/aead.h>
 #include <crypto/internal/simd.h>
@@ -26,6 +24,7 @@
 
 #include "chacha20poly1305_core.h"
 #include "chacha20_glue.h"
+#include "chacha20_policy.h"
 #include "kunit/chacha20_simd_test.h"
 
 #define CHACHAPOLY_SALT_BYTES	4	/* rfc7539esp: the key's last 4 */
@@ -261,111 +260,25 @@ static struct aead_alg chachapoly_algs[] = {
 /* Driver names: rfc7539-<chacha impl>-<poly1305 impl>-oot, ... */
 static const char *const chachapoly_prefix[] = { "rfc7539", "rfc7539esp" };
 
-/* The best Poly1305 a CPU with @have runs, or the one @name asks for. */
-static const struct poly1305_impl *
-chachapoly_choose_poly(unsigned int have, const char *name)
-{
-	const struct poly1305_impl *best = &poly1305_impls[0];
-	unsigned int i;
-
-	for (i = 0; i < poly1305_nimpls; i++) {
-		const struct poly1305_impl *p = &poly1305_impls[i];
-		bool usable = (p->needs & have) == p->needs;
-
-		if (name && *name && sysfs_streq(name, p->name)) {
-			if (usable)
-				return p;
-			pr_err("poly1305=%s: this CPU lacks what it needs\n",
-			       name);
-			return ERR_PTR(-ENODEV);
-		}
-		if (usable && !p->lib && (p->prefer & have) == p->prefer)
-			best = p;
-	}
-	if (name && *name) {
-		pr_err("poly1305=%s: unknown implementation\n", name);
-		return ERR_PTR(-EINVAL);
-	}
-	return best;
-}
-
-/*
- * The template's instance on the module's chacha20 has its priority on
- * 7.x, (its priority + poly1305's) / 2 on 6.x, where no poly1305 driver is
- * above CHACHAPOLY_POLY_PRIORITY_MAX (poly1305-simd, 300): one above the
- * higher of the two wins either lookup, whatever priority= says.
- */
-#define CHACHAPOLY_POLY_PRIORITY_MAX	300
-
-/*
- * One above max(@priority, (@priority + CHACHAPOLY_POLY_PRIORITY_MAX) / 2),
- * without overflow: chacha_simd_mod_init() rejects INT_MAX.
- */
-static int __init chachapoly_priority(int priority)
-{
-	if (priority >= CHACHAPOLY_POLY_PRIORITY_MAX)
-		return priority + 1;
-	return (priority + CHACHAPOLY_POLY_PRIORITY_MAX) / 2 + 1;
-}
-
-/*
- * arm64 by default, where modelled faster than the template on the
- * in-tree drivers: the tier of a driver faster than the in-tree code
- * (the skciphers' 400), one above, whatever the skciphers got.
- */
-#define CHACHAPOLY_PRIORITY_FASTER	401
-
 /* Whether chachapoly_register() registered the AEADs. */
 static bool chachapoly_registered __ro_after_init;
 
-int __init chachapoly_register(const struct chacha_impl *ci, int priority,
-			       bool priority_set, unsigned int have,
-			       const char *poly_name)
+int __init chachapoly_register(const struct chacha_impl *ci,
+			       const struct poly1305_impl *pi, int priority)
 {
-	const struct poly1305_impl *pi = chachapoly_choose_poly(have,
-								 poly_name);
-	int prio = chachapoly_priority(priority);
-	char why[160] = "";
 	int i, err;
 
 	BUILD_BUG_ON(ARRAY_SIZE(chachapoly_prefix) !=
 		     ARRAY_SIZE(chachapoly_algs));
-	if (IS_ERR(pi))
-		return PTR_ERR(pi);
-	/* No core of the module's anywhere else: the template's is faster. */
-	if (!IS_ENABLED(CONFIG_X86_64) && !IS_ENABLED(CONFIG_ARM64)) {
-		pr_info("no ChaCha20-Poly1305 on this architecture\n");
-		return 0;
-	}
-	/*
-	 * arm64 by default: only where modelled faster than the template on
-	 * the in-tree drivers, and then at CHACHAPOLY_PRIORITY_FASTER.  With
-	 * priority= set: as on x86-64.
-	 */
-	if (!priority_set &&
-	    !chacha_aead_modelled_faster(ci, why, sizeof(why))) {
-		pr_info("no ChaCha20-Poly1305 on %s%s\n", ci->name, why);
-		return 0;
-	}
-	if (IS_ENABLED(CONFIG_ARM64) && priority_set)
-		strscpy(why, " (set by priority=)", sizeof(why));
-	else if (IS_ENABLED(CONFIG_ARM64))
-		prio = max(prio, CHACHAPOLY_PRIORITY_FASTER);
 	chachapoly_pi = pi;
 	for (i = 0; i < ARRAY_SIZE(chachapoly_algs); i++) {
 		struct crypto_alg *base = &chachapoly_algs[i].base;
 
-		base->cra_priority = prio;
+		base->cra_priority = priority;
 		snprintf(base->cra_driver_name, sizeof(base->cra_driver_name),
 			 "%s-%s-%s-" DRIVER_SUFFIX, chachapoly_prefix[i],
 			 ci->name, pi->name);
 	}
-	if (chachapoly_poly_for(ci, pi, UINT_MAX) != pi)
-		pr_info("ChaCha20-Poly1305 on %s and Poly1305 %s, the kernel's library from %u bytes, priority %d%s\n",
-			ci->name, pi->name, pi->lib_from, prio, why);
-	else
-		pr_info("ChaCha20-Poly1305 on %s and Poly1305 %s, priority %d%s\n",
-			ci->name, pi->name, prio, why);
 	err = crypto_register_aeads(chachapoly_algs,
 				    ARRAY_SIZE(chachapoly_algs));
 	chachapoly_registered = !err;
@@ -381,26 +294,6 @@ void chachapoly_unregister(void)
 
 #ifdef CHACHA_TEST_HOOKS
 /* The test-only interface of kunit/chacha20_simd_test.h. */
-const struct poly1305_impl *chacha_test_poly(unsigned int i)
-{
-	const struct poly1305_impl *p;
-
-	if (i >= poly1305_nimpls)
-		return NULL;
-	p = &poly1305_impls[i];
-	/*
-	 * The kernel's library is no pair of its own here: the others'
-	 * requests from their lib_from on run it (and it is no Poly1305 of
-	 * the module's for cp_poly1305_edges to test).
-	 */
-	if (p->lib)
-		return ERR_PTR(-ENOENT);
-	if ((p->needs & chacha_cpu_features()) != p->needs)
-		return ERR_PTR(-ENODEV);
-	return p;
-}
-EXPORT_SYMBOL_NS_GPL(chacha_test_poly, CHACHA_TEST_NS);
-
 const struct poly1305_impl *
 chacha_test_set_poly(const struct poly1305_impl *p)
 {
