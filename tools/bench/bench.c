@@ -462,10 +462,10 @@ static unsigned int intel_family6_model(void)
 }
 
 /*
- * Whether the glue's zmm policy (chacha_prefer_zmm(), the kernel's
- * zmm_exclusion_list) allows an implementation that prefers zmm (@prefer,
- * a chacha_impl's or a poly1305_impl's): everywhere but these Intel
- * family 6 models (Skylake-X/SP, Ice Lake, Tiger Lake).
+ * Whether the module's zmm policy (chacha20_policy.c: chacha_prefer_zmm(),
+ * the kernel's zmm_exclusion_list) allows an implementation that prefers
+ * zmm (@prefer, a chacha_impl's or a poly1305_impl's): everywhere but
+ * these Intel family 6 models (Skylake-X/SP, Ice Lake, Tiger Lake).
  */
 static const unsigned int zmm_excluded[] = {
 	0x55, 0x6a, 0x6c, 0x7d, 0x7e, 0x9d, 0x8c, 0x8d,

@@ -54,7 +54,7 @@ ARM64_CPUS="neoverse-n1 neoverse-v1 neoverse-v2 neoverse-n2 cortex-a55
 cortex-a510 cortex-a72 cortex-a76 cortex-a78 cortex-x1 cortex-a710"
 
 # arm64: where the module registers its skcipher drivers at 400 and the
-# implementation it uses there (chacha20_glue.c, chacha_arm64_models[]);
+# implementation it uses there (chacha20_policy.c, chacha_arm64_models[]);
 # on every other CPU, 250.  Follow the glue when it changes.
 SKCIPHER_400="neoverse-n1:neon neoverse-v1:neon neoverse-v2:neon
 cortex-a55:neon4 cortex-a510:neon4"

@@ -27,8 +27,9 @@ mkdir -p "$bdir"
 flags="-DCONFIG_KUNIT_MODULE=1 -DCONFIG_FAULT_INJECTION=1 -DCONFIG_FAILSLAB=1"
 flags+=" -DCONFIG_CRYPTO_MANAGER_EXTRA_TESTS=1"
 make -C "$HEADERS" M="$bdir" W=1 KCFLAGS="$flags" CONFIG_KUNIT=m CHACHA_TEST_HOOKS=1 \
-	chacha20_glue.o chacha20_core.o chacha20poly1305_glue.o \
-	chacha20poly1305_core.o kunit/chacha_kunit.o kunit/chachapoly_kunit.o \
+	chacha20_glue.o chacha20_main.o chacha20_policy.o chacha20_core.o \
+	chacha20poly1305_glue.o chacha20poly1305_core.o \
+	kunit/chacha_kunit.o kunit/chachapoly_kunit.o \
 	>"$bdir/build.log" 2>&1 || {
 	cat "$bdir/build.log" >&2
 	die "kunit/ does not compile against $KVER"
