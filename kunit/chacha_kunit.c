@@ -1262,9 +1262,9 @@ static void ct_bad_keys(struct kunit *test)
 
 /*
  * Allocation failures inside requests: fail the 1st, 2nd, ... slab
- * allocation of a request whose 1-byte entries make the walk allocate;
- * each request either fails with -ENOMEM or gives the right bytes, and
- * the tfm works afterwards.
+ * allocation of a request whose 1-byte entries make the walk allocate,
+ * without and with CRYPTO_TFM_REQ_MAY_SLEEP; each request either fails
+ * with -ENOMEM or gives the right bytes, and the tfm works afterwards.
  */
 static void ct_failslab(struct kunit *test)
 {
@@ -1290,43 +1290,53 @@ static void ct_failslab(struct kunit *test)
 		u8 *src = ct_rand_buf(test, len), *dst = ct_buf(test, len);
 		struct scatterlist *sgs = ct_sg(test, src, slens, 300);
 		struct scatterlist *sgd = ct_sg(test, dst, dlens, 300);
-		unsigned int failed = 0;
+		unsigned int sleep;
 
 		ct_setkey(test, tfm, key);
 		req = skcipher_request_alloc(tfm, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, req);
-		for (nth = 1; nth < 1000; nth++) {
-			bool injected;
-			int err;
+		/* Atomic (the walk's GFP_ATOMIC), then may sleep (GFP_KERNEL). */
+		for (sleep = 0; sleep < 2; sleep++) {
+			unsigned int failed = 0;
 
-			memset(dst, 0, len);
-			/* Not sleeping: the walk allocates with GFP_ATOMIC. */
-			current->fail_nth = nth;
-			err = ct_run(req, sgd, sgs, len, iv, 0, false);
-			injected = !current->fail_nth;
-			current->fail_nth = 0;
-			if (!injected) {
-				KUNIT_EXPECT_EQ(test, err, 0);
-				ct_check(test, a, key, iv, dst, src, len,
-					 "no failure injected");
-				break;
+			for (nth = 1; nth < 1000; nth++) {
+				bool injected;
+				int err;
+
+				memset(dst, 0, len);
+				current->fail_nth = nth;
+				err = ct_run(req, sgd, sgs, len, iv, sleep ?
+					     CRYPTO_TFM_REQ_MAY_SLEEP : 0,
+					     false);
+				injected = !current->fail_nth;
+				current->fail_nth = 0;
+				if (!injected) {
+					KUNIT_EXPECT_EQ(test, err, 0);
+					ct_check(test, a, key, iv, dst, src,
+						 len, "no failure injected");
+					break;
+				}
+				failed++;
+				if (err) {
+					KUNIT_EXPECT_EQ_MSG(test, err, -ENOMEM,
+							    "%s, allocation %u failed",
+							    ct_algs[a].name,
+							    nth);
+				} else if (!ct_check(test, a, key, iv, dst, src,
+						     len,
+						     "allocation failed, no error")) {
+					break;
+				}
 			}
-			failed++;
-			if (err) {
-				KUNIT_EXPECT_EQ_MSG(test, err, -ENOMEM,
-						    "%s, allocation %u failed",
-						    ct_algs[a].name, nth);
-			} else if (!ct_check(test, a, key, iv, dst, src, len,
-					     "allocation failed, no error")) {
-				break;
-			}
+			KUNIT_EXPECT_GT_MSG(test, failed, 0,
+					    "%s%s: the request allocated nothing",
+					    ct_algs[a].name,
+					    sleep ? ", may sleep" : "");
+			kunit_info(test, "%s%s: %u allocations failed in turn",
+				   ct_algs[a].name, sleep ? ", may sleep" : "",
+				   failed);
 		}
 		skcipher_request_free(req);
-		KUNIT_EXPECT_GT_MSG(test, failed, 0,
-				    "%s: the request allocated nothing",
-				    ct_algs[a].name);
-		kunit_info(test, "%s: %u allocations failed in turn",
-			   ct_algs[a].name, failed);
 		if (!ct_diff_sg(test, a, len, slens, 300, dlens, 300,
 				"after allocation failures"))
 			return;

@@ -636,6 +636,169 @@ static void cp_poly1305_edges(struct kunit *test)
 	}
 }
 
+#ifdef CONFIG_FAILSLAB
+#define CP_FS_AD	20
+#define CP_FS_TEXT	300
+
+/*
+ * @len bytes of @buf in entries of 1 to 64 bytes, a pattern that @seed
+ * shifts, in @sg (room for @len entries).
+ */
+static void cp_cut_small(struct scatterlist *sg, u8 *buf, unsigned int len,
+			 unsigned int seed)
+{
+	unsigned int n = 0, off = 0;
+
+	sg_init_table(sg, len);
+	while (off < len) {
+		unsigned int piece = min(len - off, 1 + (seed + 29 * n) % 64);
+
+		sg_set_buf(&sg[n++], buf + off, piece);
+		off += piece;
+	}
+	sg_mark_end(&sg[n - 1]);
+}
+
+struct cp_fs {
+	unsigned int a;
+	bool decrypt, inplace, sleep;
+};
+
+/*
+ * One way of failing the walk's allocations in turn (@f): requests of
+ * CP_FS_AD bytes of AD and CP_FS_TEXT of text in entries of 1-64 bytes,
+ * the nth slab allocation failed for n = 1, 2, ... until a request makes
+ * no more.  Each either succeeds with the template's bytes, or fails with
+ * -ENOMEM and, decrypting, leaves no plaintext: zeros where the text was.
+ * Nothing past dst changes.  Returns how many requests had an allocation
+ * fail.
+ */
+static unsigned int cp_failslab_one(struct kunit *test, const struct cp_fs *f,
+				    const u8 *plain, const u8 *ct,
+				    const u8 *key, const u8 *iv)
+{
+	const unsigned int in_len = CP_FS_AD + CP_FS_TEXT +
+				    (f->decrypt ? CP_TAG : 0);
+	const unsigned int out_len = CP_FS_AD + CP_FS_TEXT +
+				     (f->decrypt ? 0 : CP_TAG);
+	const unsigned int total = CP_FS_AD + CP_FS_TEXT + CP_TAG;
+	const u8 *in = f->decrypt ? ct : plain, *want = f->decrypt ? plain : ct;
+	struct cp_ctx *ctx = test->priv;
+	struct crypto_aead *tfm = ctx->ours[f->a];
+	struct aead_request *req;
+	struct scatterlist *sgs, *sgd;
+	unsigned int nth, failed = 0;
+	u8 *src, *dst, ivbuf[CHACHAPOLY_NONCE_BYTES];
+
+	src = kunit_kmalloc(test, total, GFP_KERNEL);
+	dst = kunit_kmalloc(test, total + CP_GUARD, GFP_KERNEL);
+	sgs = kunit_kmalloc_array(test, 2 * total, sizeof(*sgs), GFP_KERNEL);
+	req = aead_request_alloc(tfm, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, src && dst && sgs && req);
+	sgd = sgs + total;
+	for (nth = 1; nth < 100; nth++) {
+		const char *what = "";
+		bool injected;
+		int err;
+
+		memcpy(src, in, in_len);
+		memset(dst, CP_CANARY, total + CP_GUARD);
+		if (f->inplace)
+			memcpy(dst, in, in_len);
+		cp_cut_small(sgs, f->inplace ? dst : src, total, nth);
+		cp_cut_small(sgd, dst, out_len, nth + 7);
+		memcpy(ivbuf, iv, cp_algs[f->a].ivsize);
+		aead_request_set_callback(req, f->sleep ?
+					  CRYPTO_TFM_REQ_MAY_SLEEP : 0,
+					  NULL, NULL);
+		aead_request_set_ad(req, CP_FS_AD);
+		aead_request_set_crypt(req, sgs, f->inplace ? sgs : sgd,
+				       in_len - CP_FS_AD, ivbuf);
+		current->fail_nth = nth;
+		err = f->decrypt ? crypto_aead_decrypt(req) :
+				   crypto_aead_encrypt(req);
+		injected = !current->fail_nth;
+		current->fail_nth = 0;
+		failed += injected;
+		if (!cp_guard_ok(test, dst + (f->inplace ? total : out_len),
+				 f->a, "a request with an allocation failed"))
+			break;
+		if (!err) {
+			if (!cp_same(test, dst, want, out_len, injected ?
+				     "allocation failed, no error" :
+				     "no failure injected", f->a, CP_FS_AD,
+				     CP_FS_TEXT))
+				break;
+		} else if (err != -ENOMEM) {
+			KUNIT_FAIL(test, "%s %s: allocation %u failed: %d",
+				   ctx->name, cp_algs[f->a].name, nth, err);
+			break;
+		} else if (f->decrypt) {
+			what = "plaintext left in dst after -ENOMEM";
+			if (!memchr_inv(dst + CP_FS_AD, 0, CP_FS_TEXT))
+				what = "";
+		}
+		if (*what) {
+			memset(src, 0, CP_FS_TEXT);
+			cp_same(test, dst + CP_FS_AD, src, CP_FS_TEXT, what,
+				f->a, CP_FS_AD, CP_FS_TEXT);
+			break;
+		}
+		if (!injected)
+			break;
+	}
+	aead_request_free(req);
+	return failed;
+}
+
+/*
+ * Allocation failures inside requests (failslab's fail_nth): both
+ * algorithms, encrypting and decrypting, in place and not, with and
+ * without CRYPTO_TFM_REQ_MAY_SLEEP (tools/kunit/guest-init.sh has
+ * failslab fail allocations that may sleep too).  The reference is the
+ * template's ciphertext of the same request.
+ */
+static void cp_failslab(struct kunit *test)
+{
+	struct cp_ctx *ctx = test->priv;
+	const unsigned int total = CP_FS_AD + CP_FS_TEXT + CP_TAG;
+	u8 key[36], iv[CHACHAPOLY_NONCE_BYTES], *plain, *ct;
+	unsigned int a, k;
+
+	plain = kunit_kmalloc(test, total, GFP_KERNEL);
+	ct = kunit_kmalloc(test, total, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, plain && ct);
+	for (a = 0; a < CP_NALGS; a++) {
+		get_random_bytes(key, sizeof(key));
+		get_random_bytes(iv, sizeof(iv));
+		get_random_bytes(plain, CP_FS_AD + CP_FS_TEXT);
+		cp_tfms(test, a, key);
+		memcpy(ct, plain, CP_FS_AD + CP_FS_TEXT);
+		KUNIT_ASSERT_EQ(test, cp_ref(test, a, ct, CP_FS_AD, CP_FS_TEXT,
+					     iv, false), 0);
+		for (k = 0; k < 8; k++) {
+			struct cp_fs f = { a, k & 1, k & 2, k & 4 };
+			unsigned int n = cp_failslab_one(test, &f, plain, ct,
+							 key, iv);
+
+			KUNIT_EXPECT_GT_MSG(test, n, 0,
+					    "%s %s, %s%s%s: no allocation failed",
+					    ctx->name, cp_algs[a].name,
+					    f.decrypt ? "decrypting" : "encrypting",
+					    f.inplace ? ", in place" : "",
+					    f.sleep ? ", may sleep" : "");
+			if (test->status == KUNIT_FAILURE)
+				return;
+		}
+	}
+}
+#else
+static void cp_failslab(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_FAILSLAB");
+}
+#endif
+
 #define CP_CASE(fn)	KUNIT_CASE_PARAM(fn, cp_pair_gen)
 
 static struct kunit_case cp_cases[] = {
@@ -647,6 +810,7 @@ static struct kunit_case cp_cases[] = {
 	CP_CASE(cp_bad_input),
 	CP_CASE(cp_sections),
 	CP_CASE(cp_nosimd),
+	CP_CASE(cp_failslab),
 	{}
 };
 

@@ -22,8 +22,11 @@ plant_report
 # request_module() (the crypto manager's and the tests' references) runs
 # busybox's modprobe.
 echo /bin/modprobe >/proc/sys/kernel/modprobe
-# The KUnit failslab case injects failures one at a time; no stack dumps.
+# The KUnit failslab cases inject failures one at a time (fail_nth); no
+# stack dumps, and allocations that may sleep fail too (requests with
+# CRYPTO_TFM_REQ_MAY_SLEEP walk with GFP_KERNEL).
 echo 0 >/sys/kernel/debug/failslab/verbose
+echo N >/sys/kernel/debug/failslab/ignore-gfp-wait
 
 # Our drivers' selftest verdicts in /proc/crypto, once every row of them
 # says passed, one of them has failed (a new "alg: self-tests for ...
