@@ -121,9 +121,13 @@ static bool chacha_prefer_zmm(void)
 }
 #endif
 
-#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+#ifdef CONFIG_ARM64
 /*
- * The arm64 policy.  No arm64 machine has timed these cores; we have
+ * The arm64 policy, big-endian kernels included: there the module has
+ * only scalar C, which no model names, so the skciphers stay at
+ * CHACHA_PRIORITY_SCALAR and the AEADs are not registered by default, as
+ * with impl=scalar on little-endian (KUnit's ct_arm64_policy).  No arm64
+ * machine has timed these cores; we have
  * llvm-mca's model of each call, loops unrolled (tools/bench/mca.sh,
  * README "arm64 (modelled)"): cycles per 4 KiB, ours over the kernel's
  * chacha-neon-core.S (6.12), in hundredths, for each CPU that has a
@@ -335,9 +339,9 @@ static int __init chacha_arm64_priority(const struct chacha_impl *p,
 
 /*
  * Whether the AEADs on @ci are faster than the rfc7539 template on the
- * in-tree drivers: always on x86-64; on little-endian arm64 where they are
- * modelled so on every kind of CPU online; never on big-endian arm64.
- * Why, for the log, in @why (x86-64: nothing).
+ * in-tree drivers: always on x86-64; on arm64 where they are modelled so
+ * on every kind of CPU online, so never for scalar C, which big-endian
+ * arm64 has alone.  Why, for the log, in @why (x86-64: nothing).
  */
 static bool __init chacha_aead_modelled_faster(const struct chacha_impl *ci,
 					       char *why, size_t size)
@@ -362,19 +366,11 @@ static bool __init chacha_aead_modelled_faster(const struct chacha_impl *ci,
 	return faster;
 }
 #else
-/*
- * x86-64: the AEADs go wherever the skciphers go.  A big-endian arm64
- * kernel has the in-tree NEON ChaCha20 and Poly1305, and the module only
- * scalar C there: no AEAD of the module's by default.
- */
+/* x86-64: the AEADs go wherever the skciphers go. */
 static bool __init chacha_aead_modelled_faster(const struct chacha_impl *ci,
 					       char *why, size_t size)
 {
-	if (!IS_ENABLED(CONFIG_ARM64))
-		return true;
-	scnprintf(why, size,
-		  " (big-endian: scalar C only, slower than the in-tree NEON drivers)");
-	return false;
+	return true;
 }
 #endif
 
@@ -408,10 +404,8 @@ unsigned int chacha_cpu_features(void)
 #ifdef CONFIG_ARM64
 	if (system_supports_fpsimd() && cpu_have_named_feature(ASIMD))
 		f |= CHACHA_CPU_NEON;
-#ifndef CONFIG_CPU_BIG_ENDIAN
 	if (chacha_prefer_neon4(chacha_midrs, chacha_nmidrs))
 		f |= CHACHA_CPU_PREFER_NEON4;
-#endif
 #endif
 	return f;
 }
@@ -457,7 +451,7 @@ static int __init chacha_default_priority(const struct chacha_impl *p,
 {
 	if (!p->cores[0].blocks)
 		return CHACHA_PRIORITY_SCALAR;
-#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+#ifdef CONFIG_ARM64
 	return chacha_arm64_priority(p, why, size);
 #else
 	return CHACHA_PRIORITY_SIMD;
@@ -553,7 +547,7 @@ int __init chacha_policy_skciphers(struct chacha_policy *pol)
 	const struct chacha_impl *p;
 	char why[160] = "";
 
-#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+#ifdef CONFIG_ARM64
 	chacha_arm64_read_midrs();
 #endif
 	p = chacha_choose_impl(chacha_cpu_features(), impl);
@@ -679,7 +673,7 @@ unsigned int chacha_test_set_stride(const struct chacha_impl *p,
 }
 EXPORT_SYMBOL_NS_GPL(chacha_test_set_stride, CHACHA_TEST_NS);
 
-#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+#ifdef CONFIG_ARM64
 const struct chacha_impl *chacha_test_arm64_policy(const u32 *midrs,
 						   unsigned int n,
 						   const char *name, int *prio,
@@ -692,7 +686,9 @@ const struct chacha_impl *chacha_test_arm64_policy(const u32 *midrs,
 		have |= CHACHA_CPU_PREFER_NEON4;
 	p = chacha_choose_impl(have, name);
 	if (!IS_ERR(p)) {
-		*prio = chacha_arm64_prio(p, midrs, n);
+		/* As chacha_default_priority(): scalar C first. */
+		*prio = p->cores[0].blocks ? chacha_arm64_prio(p, midrs, n) :
+					     CHACHA_PRIORITY_SCALAR;
 		*aead = n && chacha_arm64_slower(p, midrs, n, true) == n;
 	}
 	return p;

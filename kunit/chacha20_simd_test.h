@@ -75,7 +75,7 @@ void chacha_test_poly1305(const struct poly1305_impl *impl, bool simd,
 /* SIMD sections (chacha_simd_begin() calls) entered so far, on all CPUs. */
 unsigned long chacha_test_simd_sections(void);
 
-#if defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+#ifdef CONFIG_ARM64
 /*
  * The arm64 policy for a system with NEON whose online CPUs are of the
  * @n kinds @midrs: the implementation the module would choose there

@@ -413,8 +413,10 @@ static void ct_names(struct kunit *test)
  * CPU (README, "arm64 (modelled)"; tools/bench/mca.sh): not on the
  * Cortex-A72, A76 or A710, which run on other CPUs' models.  The AEADs
  * only where modelled at 0.80 of the template's two passes or better on
- * every kind: Neoverse-V1, V2 and N2 (neon), Cortex-A510 (neon4).  The
- * MIDRs are written out here, real ones but the last.
+ * every kind: Neoverse-V1, V2 and N2 (neon), Cortex-A510 (neon4).
+ * impl=scalar takes the path of a big-endian kernel, where scalar C is
+ * all the module has: 200, no AEADs.  The MIDRs are written out here,
+ * real ones but the made-up ones.
  */
 struct ct_policy {
 	u32 midrs[3];		/* the kinds online; 0: none */
@@ -468,6 +470,12 @@ static const struct ct_policy ct_policies[] = {
 	{ { 0x000f0510 }, "QEMU max", NULL, "neon", 250, false },
 	{ { 0x510fd050 }, "Arm's A55 part number, implementer 0x51 (made up)",
 	  NULL, "neon", 250, false },
+	/*
+	 * Scalar C, all a big-endian kernel has: 200 and no AEADs, even on
+	 * CPUs where neon has them.
+	 */
+	{ { 0x411fd401 }, "Neoverse-V1 r1p1", "scalar", "scalar", 200, false },
+	{ { 0x411fd460 }, "Cortex-A510 r1p0", "scalar", "scalar", 200, false },
 };
 
 static void ct_arm64_policy(struct kunit *test)
