@@ -58,13 +58,14 @@ checkpatch: deps-checkpatch ## checkpatch.pl --strict over every source file
 
 # W=1 builds against Debian 12's 6.1 and the 6.12 from bookworm-backports,
 # for amd64 and (cross-built) arm64, their PREEMPT_RT flavours (6.1-rt,
-# 6.12-rt, 6.1-rt-arm64), and against 7.3 built from trixie-backports'
-# linux-source-7.3 (tools/vm/fetch-kernel.sh).
-modules-debian: deps ## W=1 builds against Debian's 6.1 and 6.12 headers (also -rt) and 7.3 trees (amd64, arm64), no warnings
+# 6.12-rt, 6.1-rt-arm64), against 7.3 built from trixie-backports'
+# linux-source-7.3, and against a big-endian arm64 6.12 tree
+# (tools/vm/fetch-kernel.sh).
+modules-debian: deps ## W=1 builds against Debian's 6.1 and 6.12 headers (also -rt), 7.3 trees (amd64, arm64) and big-endian arm64 6.12, no warnings
 	for k in 6.1 6.12 6.1-arm64 6.12-arm64 6.1-rt 6.12-rt 6.1-rt-arm64; do \
 		CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k >/dev/null || exit 1; done
 	@$(call gate,debian)
-	for k in 7.3 7.3-arm64 7.3-gcc 7.3-gcc-arm64; do \
+	for k in 7.3 7.3-arm64 7.3-gcc 7.3-gcc-arm64 6.12-be-arm64; do \
 		CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k >/dev/null || exit 1; done
 
 # The module built against Debian's 6.1 and 6.12 headers, disassembled:

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fetch-kernel.sh 6.1|6.12|7.3|7.3-net|7.3-gcc|6.1-rt|6.12-rt[-arm64]
+# fetch-kernel.sh 6.1|6.12|7.3|7.3-net|7.3-gcc|6.1-rt|6.12-rt[-arm64]|6.12-be-arm64
 #
 # Download Debian's newest kernel of that series (image, headers, kbuild),
 # unpack it into one root under the cache, point the packages' absolute
@@ -26,6 +26,9 @@
 #   7.3-gcc -> the same configuration with gcc, configured and prepared
 #           for module builds only (build.sh -m: no image, no
 #           Module.symvers): the gcc W=1 build against 7.3
+#   6.12-be-arm64 -> linux-source-6.12 with gcc as a big-endian arm64
+#           kernel (tools/kernel/be-arm64.config), prepared for module
+#           builds only, likewise: Debian has no big-endian arm64 kernel
 set -euo pipefail
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -43,6 +46,22 @@ flavour=${rt:+rt-}$arch
 # the kbuild scripts (empty: linux-kbuild-ABI, ABI being KVER without its
 # flavour).
 case $base in
+6.12-be)
+	[ "$arch" = arm64 ] || die "6.12-be is arm64's only"
+	kb=$("$top_dir/tools/kernel/build.sh" -m -k 6.12 \
+		-f "$top_dir/tools/kernel/be-arm64.config" arm64) ||
+		die "cannot build linux-source-6.12 big-endian"
+	# shellcheck source=/dev/null
+	. "$kb/kernel.env"
+	mkdir -p "$kb/headers"
+	cat >"$kb/headers/kernel.env" <<EOT
+KVER=$KRELEASE
+HEADERS=$KBUILD
+KLLVM=
+EOT
+	echo "$kb/headers"
+	exit 0
+	;;
 6.1) kpat="6\.1\.0-[0-9]+-$flavour" kbuild=linux-kbuild-6.1 ;;
 6.12) kpat="6\.12\.[0-9]+\+deb12-$flavour" kbuild= ;;
 7.*)
@@ -85,7 +104,7 @@ EOT
 	echo "$dir"
 	exit 0
 	;;
-*) die "usage: $0 6.1|6.12|7.3|7.3-net|7.3-gcc[-arm64], 6.1-rt|6.12-rt[-arm64]" ;;
+*) die "usage: $0 6.1|6.12|7.3|7.3-net|7.3-gcc[-arm64], 6.1-rt|6.12-rt[-arm64], 6.12-be-arm64" ;;
 esac
 
 image=$("$debfetch" -a "$arch" newest "linux-image-$kpat-unsigned") ||
