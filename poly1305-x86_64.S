@@ -217,7 +217,7 @@
  *
  * Typed for kCFI, to be called through a pointer.  So in a clang kCFI
  * kernel the module must take its address in C: that is what makes the
- * compiler emit __kcfi_typeid_poly1305_blocks_x86_64_mulx, which the
+ * compiler emit __kcfi_typeid_oot_poly1305_blocks_x86_64_mulx, which the
  * typed start refers to; without such a user modpost finds the symbol
  * undefined (7.3's kCFI build of a Kbuild that only adds this object).
  */
