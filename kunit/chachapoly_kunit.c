@@ -734,7 +734,7 @@ static unsigned int cp_failslab_one(struct kunit *test, const struct cp_fs *f,
 				   ctx->name, cp_algs[f->a].name, nth, err);
 			break;
 		} else if (f->decrypt) {
-			what = "plaintext left in dst after -ENOMEM";
+			what = "text not zeroed after -ENOMEM";
 			if (!memchr_inv(dst + CP_FS_AD, 0, CP_FS_TEXT))
 				what = "";
 		}
