@@ -9,7 +9,8 @@
 #   arm64	make -C tests check-arm64 (make test-arm64)
 #   checkpatch	make checkpatch (checkpatch.pl from Debian's linux-source)
 #   docs	make docs (rst2html)
-#   bench	make bench (the libraries, gnuplot; Debian's 6.12 headers)
+#   bench	make bench (the libraries, gnuplot; Debian's 6.12 headers and
+#		their tools' libelf1 and pahole)
 #   all		every package below
 # Touches only the system's own apt sources; kernels and headers for the
 # VMs come through tools/debfetch.sh instead.
