@@ -100,6 +100,12 @@ deb: deps ## chacha20-simd-dkms_<version>_all.deb with dpkg-buildpackage, dh-dkm
 deb-check: deps deb ## the .deb installed, built by DKMS, removed and purged in a Debian 12 root; a VM loads it by alias
 	bash tools/deb-check.sh
 
+# A new user's make bench and make test-user: each on a bare Debian 12
+# (debootstrap minbase, made once, shared with deb-check), after only its
+# own group of tools/install-deps.sh; the bench with --reps 4.
+fresh-check: deps ## make deps-bench + make bench (short), make deps-user + make test-user, each in a fresh bare Debian 12 root
+	bash tools/fresh-check.sh
+
 # KUnit on self-built debug kernels: x86-64 (AVX2, SSE2 only) and arm64.
 kunit: deps ## KUnit suites in the 7.3 test kernels built here (x86-64 and arm64)
 	bash tools/kunit/check-all.sh
@@ -135,10 +141,13 @@ check-source: deps ## make check's first lane: test-user test-arm64 checkpatch d
 	MAKEFLAGS= $(MAKE) --no-print-directory test-user test-arm64 checkpatch docs; \
 		s=$$?; $(call gate,source); exit $$s
 
-check-kernels: deps ## make check's second lane: modules-debian disasm-check symbols-check sparse dkms install-check deb-check
+# fresh-check comes after the kernels gate: the 7.3 kernels are built, so
+# the emulator jobs on them need not wait for it, mostly apt and dpkg.
+check-kernels: deps ## make check's second lane: modules-debian disasm-check symbols-check sparse dkms install-check deb-check fresh-check
 	MAKEFLAGS= $(MAKE) --no-print-directory modules-debian disasm-check \
 		symbols-check sparse dkms install-check deb-check; \
-		s=$$?; $(call gate,kernels); exit $$s
+		s=$$?; $(call gate,kernels); \
+		MAKEFLAGS= $(MAKE) --no-print-directory fresh-check || s=1; exit $$s
 
 check-fast: deps test-user ## the user-space harness and one VM boot
 	bash tools/vm/run.sh --kernel 6.1 --cpu max --expect avx2
@@ -158,5 +167,6 @@ help: ## this list
 		printf "  %-16s %s\n", $$1, d }' $(MAKEFILE_LIST)
 
 .PHONY: all have-headers modules install uninstall clean deps test-user test-arm64 \
-	checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb deb-check check \
+	checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb deb-check \
+	fresh-check check \
 	check-source check-kernels check-fast demo bench kunit bochs ipsec peer-tests help

@@ -21,13 +21,16 @@
 # module must load by its alias crypto-chacha20; the other nine checks run
 # too.  CHACHA_DEB_VM=0 skips the VM.
 #
-# The root is made once with debootstrap (minbase, from Debian's archive)
-# plus dkms and the headers packages (from the cache, tools/debfetch.sh)
-# and kept in $CHACHA_CACHE/deb-root-<hash of what went in>; each run works
-# in an overlay on it (or a copy), which is thrown away at the end.
+# The root is a copy of the bare Debian 12 root (tools/deb-root.sh:
+# debootstrap minbase, made once) plus dkms and the headers packages (from
+# the cache, tools/debfetch.sh), kept in $CHACHA_CACHE/deb-root-<hash of
+# what went in>; each run works in an overlay on it (or a copy), which is
+# thrown away at the end.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=deb-root.sh
+. "$(dirname "$0")/deb-root.sh"
 
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, mount)"
 command -v debootstrap >/dev/null ||
@@ -37,7 +40,6 @@ deb=${1:-$top_dir/chacha20-simd-dkms_$(sh "$top_dir/tools/version.sh")_all.deb}
 deb=$(realpath "$deb")
 ver=$(dpkg-deb -f "$deb" Version)
 name=chacha20-simd
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 t0=$(now)
 
 fails=0 passes=0
@@ -70,48 +72,20 @@ debs+=("$(deb_of linux-kbuild-6.1)" "$(deb_of "linux-kbuild-${k612%-amd64}")"
 	"$(deb_of "linux-image-$k612-unsigned")")
 
 # The base root, made once for this recipe and these packages.
-recipe="deb-check root 2: bookworm minbase, dkms openssl, $(printf '%s ' "${debs[@]##*/}")"
+deb_root_min
+recipe="deb-check root 3: ${deb_min##*/}, dkms openssl, $(printf '%s ' "${debs[@]##*/}")"
 base=$cache/deb-root-$(printf '%s' "$recipe" | sha256sum | cut -c1-12)
-
-mounts=()
-umount_all() {
-	local i
-	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
-		umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}" || true
-	done
-	mounts=()
-}
-# chroot_mounts ROOT: /proc and /dev (apt, dpkg, DKMS's make need them)
-chroot_mounts() {
-	mount -t proc proc "$1/proc"
-	mounts+=("$1/proc")
-	mount --bind /dev "$1/dev"
-	mounts+=("$1/dev")
-}
 run=$cache/deb-check-run
 logs=$cache/runs/deb-check	# apt's output of each step, kept
-cleanup() {
-	umount_all
-	# Never delete through a mount that is still there.
-	if ! findmnt -rn -o TARGET | grep -q -e "^$run/" -e "^$base.new/"; then
-		rm -rf --one-file-system "$run" "$base.new"
-	fi
-}
-trap cleanup EXIT
+trap deb_root_cleanup EXIT
 
 if [ ! -e "$base/.done" ]; then
-	log "making the Debian 12 root $base (once; debootstrap from $mirror)"
-	rm -rf --one-file-system "$base.new"
-	if ! debootstrap --variant=minbase bookworm "$base.new" "$mirror" \
-		>"$cache/deb-root.log" 2>&1; then
-		tail -n 20 "$cache/deb-root.log" >&2
-		die "debootstrap failed (log: $cache/deb-root.log)"
-	fi
-	# No daemons started in the chroot.
-	printf '#!/bin/sh\nexit 101\n' >"$base.new/usr/sbin/policy-rc.d"
-	chmod 755 "$base.new/usr/sbin/policy-rc.d"
+	log "making the Debian 12 root $base (once; from ${deb_min##*/})"
+	deb_root_trash+=("$base.new")
+	deb_root_copy "$deb_min" "$base.new"
 	mkdir -p "$base.new/tmp/debs"
 	cp "${debs[@]}" "$base.new/tmp/debs/"
+	cp /etc/resolv.conf "$base.new/etc/resolv.conf"
 	chroot_mounts "$base.new"
 	# dkms, gcc and make, openssl (DKMS signs modules with it, as on
 	# most machines); the kernel packages from the cache, their
@@ -123,7 +97,7 @@ if [ ! -e "$base/.done" ]; then
 			openssl /tmp/debs/*.deb
 		apt-get clean
 		rm -rf /tmp/debs /var/lib/apt/lists/*_Packages' \
-		>>"$cache/deb-root.log" 2>&1; then
+		>"$cache/deb-root.log" 2>&1; then
 		tail -n 20 "$cache/deb-root.log" >&2
 		die "setting up the root failed (log: $cache/deb-root.log)"
 	fi
@@ -137,19 +111,7 @@ if [ ! -e "$base/.done" ]; then
 fi
 
 # This run's root: an overlay on the base (a copy where overlays fail).
-umount_all
-if findmnt -rn -o TARGET | grep -q "^$run"; then
-	findmnt -rn -o TARGET | grep "^$run" | sort -r | xargs -r -n 1 umount -l
-fi
-rm -rf --one-file-system "$run"
-mkdir -p "$run/upper" "$run/work" "$run/root"
-root=$run/root
-if mount -t overlay overlay \
-	-o "lowerdir=$base,upperdir=$run/upper,workdir=$run/work" "$root" 2>/dev/null; then
-	mounts+=("$root")
-else
-	cp -a "$base/." "$root/"
-fi
+deb_root_overlay "$base" "$run"
 chroot_mounts "$root"
 in_root() { chroot "$root" "$@"; }
 cp "$deb" "$root/tmp/"

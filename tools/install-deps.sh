@@ -9,7 +9,8 @@
 #   arm64	make -C tests check-arm64 (make test-arm64)
 #   checkpatch	make checkpatch (checkpatch.pl from Debian's linux-source)
 #   docs	make docs (rst2html)
-#   bench	make bench (the libraries, gnuplot; Debian's 6.12 headers)
+#   bench	make bench (the libraries, gnuplot; Debian's 6.12 headers and
+#		their tools' libelf1 and pahole)
 #   all		every package below
 # Touches only the system's own apt sources; kernels and headers for the
 # VMs come through tools/debfetch.sh instead.
@@ -20,8 +21,12 @@ arm64=(gcc make gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 	libc6-dev-arm64-cross qemu-user)
 checkpatch=(perl xz-utils ca-certificates)
 docs=(python3-docutils)
+# bench: the @kernel rows' flags come from a module build against the
+# 6.12 headers (tools/bench/kflags.sh), whose unpacked kbuild tools need
+# libelf1 (objtool) and pahole (the module's BTF; Debian 12's dwarves is
+# a transitional package for it).
 bench=(gcc make libc6-dev libssl-dev libsodium-dev libgcrypt20-dev
-	gnuplot-nox xz-utils zstd kmod ca-certificates)
+	gnuplot-nox xz-utils zstd kmod ca-certificates libelf1 pahole)
 all=(
 	gcc make perl bc xz-utils zstd cpio kmod
 	libc6-dev valgrind
@@ -37,7 +42,7 @@ all=(
 	python3-docutils	# make docs: rst2html
 	qemu-system-arm qemu-user	# arm64 VMs and the arm64 harness
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
-	dwarves			# pahole: the 6.12 headers build BTF
+	pahole			# the 6.12 headers build BTF
 	ca-certificates
 	libssl-dev libsodium-dev libgcrypt20-dev gnuplot-nox	# make bench
 	# tools/kernel, tools/kunit: debug kernels for x86-64 and arm64
