@@ -102,7 +102,8 @@ deb-check: deps deb ## the .deb installed, built by DKMS, removed and purged in 
 
 # A new user's make bench and make test-user: each on a bare Debian 12
 # (debootstrap minbase, made once, shared with deb-check), after only its
-# own group of tools/install-deps.sh; the bench with --reps 4.
+# own group of tools/install-deps.sh; the bench with --reps 4.  make
+# check's only run of make test-user.
 fresh-check: deps ## make deps-bench + make bench (short), make deps-user + make test-user, each in a fresh bare Debian 12 root
 	bash tools/fresh-check.sh
 
@@ -137,8 +138,9 @@ gate = [ -z "$$CHACHA_GATES" ] || touch "$$CHACHA_GATES/$(1)"
 check: deps ## every test (KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64, PREEMPT_RT 6.1 and 6.12; make bochs; IPsec; cryptsetup's tests)
 	bash tools/check.sh
 
-check-source: deps ## make check's first lane: test-user test-arm64 checkpatch docs
-	MAKEFLAGS= $(MAKE) --no-print-directory test-user test-arm64 checkpatch docs; \
+# test-user is not here: fresh-check runs it, in a bare Debian 12 root.
+check-source: deps ## make check's first lane: test-arm64 checkpatch docs (test-user: in fresh-check)
+	MAKEFLAGS= $(MAKE) --no-print-directory test-arm64 checkpatch docs; \
 		s=$$?; $(call gate,source); exit $$s
 
 # fresh-check comes after the kernels gate: the 7.3 kernels are built, so
