@@ -21,7 +21,7 @@
  * of AD:
  *
  *   module-<impl>-aead   the module's AEAD request (chachapoly_start(), _ad(),
-						     *                        _crypt() per page, _final()) on every ChaCha
+ *                        _crypt() per page, _final()) on every ChaCha
  *                        implementation the CPU runs with the Poly1305 the
  *                        glue would choose; module-<impl>-aead-<poly>, the
  *                        default implementation with each other Poly1305
