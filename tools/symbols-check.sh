@@ -8,7 +8,10 @@
 # Names: no global symbol of the module may have a name the kernel has
 # too, in its Module.symvers (exported), its System.map (vmlinux) or the
 # symbol tables of its crypto modules (kernel/crypto, kernel/arch/*/crypto,
-# kernel/lib/crypto).  Nothing misbinds then, since the module imports
+# kernel/lib/crypto).  The compiler's and Kbuild's own names are left
+# out: __pfx_ and __cfi_ (a function's padding and kCFI preamble),
+# __kcfi_typeid_ (the type of a function whose address is taken, the
+# kernel's memset too), init_module and cleanup_module, section bounds.  Nothing misbinds then, since the module imports
 # only what it names; but kallsyms, ftrace and kprobes would show two
 # functions of one name, and an include of the kernel's header for the
 # other one would not build.
@@ -75,7 +78,7 @@ for k in "${@:-6.1 6.12 7.3 6.1-arm64 6.12-arm64 7.3-arm64}"; do
 
 		# The module's global names against the kernel's.
 		ours=$("$nm" -g --defined-only "$ko" | awk '{ print $3 }' |
-			grep -v -E '^(__pfx_|__start_|__stop_|__UNIQUE_ID|__this_module$|init_module$|cleanup_module$)' |
+			grep -v -E '^(__pfx_|__cfi_|__kcfi_typeid_|__start_|__stop_|__UNIQUE_ID|__this_module$|init_module$|cleanup_module$)' |
 			sort -u)
 		clash=$(comm -12 <(echo "$ours") <(kernel_names))
 		if [ -n "$clash" ]; then
