@@ -32,9 +32,6 @@ set -euo pipefail
 # shellcheck source=deb-root.sh
 . "$(dirname "$0")/deb-root.sh"
 
-[ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, mount)"
-command -v debootstrap >/dev/null ||
-	die "debootstrap missing (apt-get install debootstrap)"
 deb=${1:-$top_dir/chacha20-simd-dkms_$(sh "$top_dir/tools/version.sh")_all.deb}
 [ -f "$deb" ] || die "no $deb (make deb builds it)"
 deb=$(realpath "$deb")

@@ -28,6 +28,12 @@
 
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 mounts=()
+
+# What every user of these roots needs: root, for debootstrap, chroot and
+# mount, and debootstrap itself.
+[ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, mount)"
+command -v debootstrap >/dev/null ||
+	die "debootstrap missing (apt-get install debootstrap)"
 deb_root_trash=()
 
 umount_all() {

@@ -39,9 +39,6 @@ set -euo pipefail
 # shellcheck source=deb-root.sh
 . "$(dirname "$0")/deb-root.sh"
 
-[ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, mount)"
-command -v debootstrap >/dev/null ||
-	die "debootstrap missing (apt-get install debootstrap)"
 [ $# -gt 0 ] || set -- bench user
 for c in "$@"; do
 	case $c in
