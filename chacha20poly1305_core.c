@@ -28,6 +28,7 @@
 #define CHACHAPOLY_FAULT_STITCH	7	/* stitched, the last stride unMACed */
 #define CHACHAPOLY_FAULT_TWOPASS 8	/* two passes, a chunk's last block unMACed */
 #define CHACHAPOLY_FAULT_HEAD	9	/* encrypting, the head left unMACed */
+#define CHACHAPOLY_FAULT_ONESHOT 10	/* oneshot, the lengths' block unMACed */
 
 #ifdef CHACHAPOLY_PLANT_FAULT
 #ifdef __KERNEL__
@@ -111,26 +112,6 @@ static __always_inline void poly1305_call(struct chachapoly_req *r,
 }
 
 /*
- * Whether @ci and @pi have a core that stitches the two: AVX2 and mulx,
- * NEON and mul/umulh.
- */
-static bool chachapoly_stitches(const struct chacha_impl *ci,
-				const struct poly1305_impl *pi)
-{
-#ifdef __x86_64__
-	return ci->cores[0].fn == chacha20_8block_xor_avx2 &&
-	       pi->scalar == oot_poly1305_blocks_x86_64_mulx && !pi->simd;
-#elif defined(__aarch64__) && !defined(__AARCH64EB__)
-	return (ci->needs & CHACHA_CPU_NEON) &&
-	       pi->scalar == oot_poly1305_blocks_arm64 && !pi->simd;
-#else
-	(void)ci;	/* no stitched core here */
-	(void)pi;
-	return false;
-#endif
-}
-
-/*
  * The bytes of @ci's stitched core's stride, where chachapoly_stitches():
  * 8 AVX2 blocks; 4 NEON ones and a scalar one for neon, 4 NEON ones for
  * neon4.
@@ -169,12 +150,15 @@ static unsigned int chachapoly_head_bytes(const struct chacha_impl *ci,
 	return stride;
 }
 
-/* What chachapoly_start() enciphers to get block 0 and the head. */
-static const u8 chachapoly_zeros[CHACHA_BLOCK_BYTES + CHACHAPOLY_HEAD_MAX];
+/*
+ * What chachapoly_start() enciphers to get block 0 and the head, and
+ * chachapoly_oneshot() block 0 and the text's key stream.
+ */
+static const u8 chachapoly_zeros[CHACHA_BLOCK_BYTES + CHACHAPOLY_ONESHOT_MAX];
 
 /* @dst = @src ^ @ks, @len bytes, 8 at a time where it can. */
-static void chachapoly_xor(u8 *dst, const u8 *src, const u8 *ks,
-			   unsigned int len)
+static __always_inline void chachapoly_xor(u8 *dst, const u8 *src,
+					   const u8 *ks, unsigned int len)
 {
 	unsigned int i = 0;
 	u64 a, b;
@@ -491,4 +475,87 @@ void chachapoly_final(struct chachapoly_req *r,
 #endif
 		oot_poly1305_emit(&r->poly, tag);
 	memzero_explicit(r, sizeof(*r));
+}
+
+/* Zeros after the @len bytes at @base, up to a multiple of POLY_BLOCK. */
+static __always_inline void chachapoly_zero_pad(u8 *base, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = len; i % POLY_BLOCK; i++)
+		base[i] = 0;
+}
+
+/*
+ * @dst = @src ^ @ks for @len bytes, then zeros over the @n >= @len bytes
+ * of @ks: a multiple of 8, as the key stream's blocks are.
+ */
+static __always_inline void chachapoly_xor_wipe(u8 *dst, const u8 *src,
+						u8 *ks, unsigned int len,
+						unsigned int n)
+{
+	unsigned int i;
+	u64 z = 0;
+
+	chachapoly_xor(dst, src, ks, len);
+	for (i = 0; i < n; i += sizeof(z))
+		memcpy(ks + i, &z, sizeof(z));
+	barrier_data(ks);
+}
+
+void chachapoly_oneshot(const struct chacha_impl *ci,
+			const struct poly1305_impl *pi, const u32 *key,
+			const u8 nonce[CHACHAPOLY_NONCE_BYTES], u8 *m,
+			unsigned int adlen, unsigned int len, bool encrypt,
+			bool simd_usable, u8 tag[CHACHAPOLY_TAG_BYTES])
+{
+	/* Both written before they are read. */
+	u8 ks[CHACHA_BLOCK_BYTES + CHACHAPOLY_ONESHOT_MAX] __uninitialized;
+	struct chachapoly_req r __uninitialized;
+	struct chacha_simd_save buf __uninitialized;
+	struct chacha_simd_save *save = sizeof(buf) ? &buf : NULL;
+	unsigned int n = CHACHA_BLOCK_BYTES + round_up(len, CHACHA_BLOCK_BYTES);
+	unsigned int t = chachapoly_oneshot_text(adlen);
+	unsigned int lens = t + round_up(len, POLY_BLOCK);
+	unsigned int nblocks = lens / POLY_BLOCK + 1 - PLANTED(ONESHOT);
+	bool simd = chacha_request_simd(ci, n, simd_usable);
+	u8 iv[CHACHA_IV_BYTES] = { 0 };		/* counter 0 */
+	__le64 w;
+
+	BUILD_BUG_ON(CHACHAPOLY_HEAD_MAX > CHACHAPOLY_ONESHOT_MAX);
+	memcpy(iv + 4, nonce, CHACHAPOLY_NONCE_BYTES);
+	r.ci = ci;
+	r.pi = pi;
+	chacha_init_state(r.state, key, iv);
+	if (!PLANTED(ADPAD))
+		chachapoly_zero_pad(m, adlen);
+	chachapoly_zero_pad(m + t, len);
+	w = cpu_to_le64(adlen);
+	memcpy(m + lens + 8 * PLANTED(LENS), &w, sizeof(w));
+	w = cpu_to_le64(len);
+	memcpy(m + lens + 8 * !PLANTED(LENS), &w, sizeof(w));
+
+	/* Block 0, then the text's key stream from block 1: zeros in. */
+	if (simd) {
+		chacha_simd_begin(save);
+		chacha_crypt_impl(ci, r.state, ks, chachapoly_zeros, n, 20);
+	} else {
+		chacha_crypt_request(ci, r.state, ks, chachapoly_zeros, n, 20,
+				     false);
+	}
+	oot_poly1305_init(&r.poly, ks);
+	memzero_explicit(ks, CHACHA_BLOCK_BYTES);
+	/* Decrypting, Poly1305 reads the ciphertext before it goes. */
+	if (!encrypt && !PLANTED(DECAUTH))
+		chachapoly_blocks(&r, m, nblocks, simd);
+	chachapoly_xor_wipe(m + t, m + t, ks + CHACHA_BLOCK_BYTES, len,
+			    n - CHACHA_BLOCK_BYTES);
+	if (encrypt || PLANTED(DECAUTH))
+		chachapoly_blocks(&r, m, nblocks, simd);
+	if (simd)
+		chacha_simd_end(save);
+	oot_poly1305_emit(&r.poly, tag);
+	/* What it wrote of @r: the rest is pointers. */
+	memzero_explicit(r.state, sizeof(r.state));
+	memzero_explicit(&r.poly, sizeof(r.poly));
 }

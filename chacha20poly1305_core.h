@@ -11,6 +11,8 @@
 #ifndef CHACHA20POLY1305_CORE_H
 #define CHACHA20POLY1305_CORE_H
 
+#include <linux/kernel.h>
+
 #include "chacha20_core.h"
 #include "poly1305_core.h"
 
@@ -97,6 +99,26 @@ asmlinkage void chachapoly_5block_xor_neon(const u32 *state, u8 *dst,
 					   const u8 *mac);
 #endif
 
+/*
+ * Whether @ci and @pi have a core that stitches the two: AVX2 and mulx,
+ * NEON and mul/umulh.
+ */
+static inline bool chachapoly_stitches(const struct chacha_impl *ci,
+				       const struct poly1305_impl *pi)
+{
+#ifdef __x86_64__
+	return ci->cores[0].fn == chacha20_8block_xor_avx2 &&
+	       pi->scalar == oot_poly1305_blocks_x86_64_mulx && !pi->simd;
+#elif defined(__aarch64__) && !defined(__AARCH64EB__)
+	return (ci->needs & CHACHA_CPU_NEON) &&
+	       pi->scalar == oot_poly1305_blocks_arm64 && !pi->simd;
+#else
+	(void)ci;	/* no stitched core here */
+	(void)pi;
+	return false;
+#endif
+}
+
 /* All Poly1305 implementations, lowest first; poly1305_impls[0] is C. */
 extern const struct poly1305_impl poly1305_impls[];
 extern const unsigned int poly1305_nimpls;
@@ -174,5 +196,65 @@ void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
 /* The tag of the AD and text so far; wipes @r. */
 void chachapoly_final(struct chachapoly_req *r,
 		      u8 tag[CHACHAPOLY_TAG_BYTES]);
+
+/*
+ * The most text, and AD, of a request that chachapoly_oneshot() takes.
+ * Up to 576 bytes of text it beats the walk on AVX-512 and on AVX2.  Where
+ * the pair stitches, a walk of whole 512-byte strides beats it, so there
+ * only up to 448 bytes.  Figures: tools/bench RESULTS.md, run 13.  The
+ * AD's limit holds ESP's 20 bytes with its IV, kTLS's 13 and dm-crypt's
+ * 20.  All are multiples of 16.
+ */
+#define CHACHAPOLY_ONESHOT_MAX		576
+#define CHACHAPOLY_ONESHOT_STITCHED_MAX	448
+#define CHACHAPOLY_ONESHOT_AD_MAX	64
+
+/*
+ * A request for chachapoly_oneshot() lies in one buffer, as Poly1305 reads
+ * it: the AD at offset 0, the text at chachapoly_oneshot_text(adlen),
+ * each zero-padded to 16 bytes, then 16 bytes for the lengths.
+ */
+#define CHACHAPOLY_ONESHOT_BYTES	(CHACHAPOLY_ONESHOT_AD_MAX + \
+					 CHACHAPOLY_ONESHOT_MAX + \
+					 POLY1305_CORE_BLOCK_BYTES)
+
+static inline unsigned int chachapoly_oneshot_text(unsigned int adlen)
+{
+	return round_up(adlen, POLY1305_CORE_BLOCK_BYTES);
+}
+
+/* The most text that chachapoly_oneshot() takes for @ci and @pi. */
+static inline unsigned int chachapoly_oneshot_max(const struct chacha_impl *ci,
+						  const struct poly1305_impl *pi)
+{
+	if (pi->lib)
+		return 0;
+	return chachapoly_stitches(ci, pi) ? CHACHAPOLY_ONESHOT_STITCHED_MAX :
+					     CHACHAPOLY_ONESHOT_MAX;
+}
+
+static inline bool chachapoly_oneshot_fits(const struct chacha_impl *ci,
+					   const struct poly1305_impl *pi,
+					   unsigned int adlen,
+					   unsigned int len)
+{
+	return len <= chachapoly_oneshot_max(ci, pi) &&
+	       adlen <= CHACHAPOLY_ONESHOT_AD_MAX && !pi->lib;
+}
+
+/*
+ * A whole request in @m, laid out as above: what chachapoly_start(),
+ * chachapoly_ad(), chachapoly_crypt() and chachapoly_final() do, with
+ * the text enciphered or deciphered in place and the tag in @tag.  For
+ * short requests: at most one SIMD section, if @simd_usable and SIMD beats
+ * scalar C at this length; block 0's key stream and the text's from one
+ * call of @ci's cores; Poly1305 in one call.  Writes the padding and the
+ * lengths.  Only where chachapoly_oneshot_fits().
+ */
+void chachapoly_oneshot(const struct chacha_impl *ci,
+			const struct poly1305_impl *pi, const u32 *key,
+			const u8 nonce[CHACHAPOLY_NONCE_BYTES], u8 *m,
+			unsigned int adlen, unsigned int len, bool encrypt,
+			bool simd_usable, u8 tag[CHACHAPOLY_TAG_BYTES]);
 
 #endif /* CHACHA20POLY1305_CORE_H */

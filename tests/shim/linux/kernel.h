@@ -14,6 +14,13 @@
 
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 /* @y a power of two, as in the kernel. */
+/* A compiler barrier that keeps the stores to @p: <linux/compiler.h>. */
+static inline void barrier_data(void *p)
+{
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+#define round_up(x, y)		((((x) - 1) | ((__typeof__(x))(y) - 1)) + 1)
 #define round_down(x, y)	((x) & ~((__typeof__(x))(y) - 1))
 
 #define min_t(type, a, b) ({			\
