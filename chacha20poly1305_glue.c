@@ -137,41 +137,163 @@ static int chachapoly_check_ad(struct aead_request *req)
 }
 
 /*
+ * The nonce of @req: rfc7539's IV, or rfc7539esp's salt and IV.  Returns
+ * the AD's bytes that Poly1305 reads: rfc7539esp's AD ends in the IV,
+ * which is not authenticated.
+ */
+static __always_inline unsigned int
+chachapoly_nonce(struct aead_request *req, u8 nonce[CHACHAPOLY_NONCE_BYTES])
+{
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	const struct chachapoly_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+
+	if (!chachapoly_is_esp(tfm)) {
+		memcpy(nonce, req->iv, CHACHAPOLY_NONCE_BYTES);
+		return req->assoclen;
+	}
+	memcpy(nonce, ctx->salt, CHACHAPOLY_SALT_BYTES);
+	memcpy(nonce + CHACHAPOLY_SALT_BYTES, req->iv,
+	       CHACHAPOLY_ESP_IV_BYTES);
+	return req->assoclen - CHACHAPOLY_ESP_IV_BYTES;
+}
+
+/* A stretch of a buffer that a scatterlist copy fills or empties. */
+struct chachapoly_piece {
+	u8 *buf;
+	unsigned int len;
+};
+
+/*
+ * Copy between @sg, from byte @skip on, and the @n pieces @p in turn:
+ * into them (@from_sg) or out of them.  One pass over the list, each page
+ * mapped once.  Returns -EINVAL if the list ends first.
+ */
+static int chachapoly_sg_pieces(struct scatterlist *sg, unsigned int skip,
+				const struct chachapoly_piece *p,
+				unsigned int n, bool from_sg)
+{
+	/* Written by sg_miter_start() before use. */
+	struct sg_mapping_iter m __uninitialized;
+	unsigned int k = 0, off = 0;
+
+	while (k < n && !p[k].len)
+		k++;
+	if (k == n)
+		return 0;
+	sg_miter_start(&m, sg, sg_nents(sg), COMPAT_SG_MITER_MAP |
+		       (from_sg ? SG_MITER_FROM_SG : SG_MITER_TO_SG));
+	if (skip && !sg_miter_skip(&m, skip))
+		goto out;
+	while (k < n && sg_miter_next(&m)) {
+		size_t used = 0;
+
+		while (k < n && used < m.length) {
+			unsigned int c = min_t(size_t, m.length - used,
+					       p[k].len - off);
+
+			if (from_sg)
+				memcpy(p[k].buf + off, m.addr + used, c);
+			else
+				memcpy(m.addr + used, p[k].buf + off, c);
+			used += c;
+			off += c;
+			for (; k < n && off == p[k].len; off = 0)
+				k++;
+		}
+		m.consumed = used;
+	}
+out:
+	sg_miter_stop(&m);
+	return k < n ? -EINVAL : 0;
+}
+
+/*
+ * A short request, where chachapoly_oneshot_fits(): copied from req->src
+ * into one buffer on the stack laid out for chachapoly_oneshot(), done
+ * there at once, and copied to req->dst.  No walk and no allocation.
+ * Decrypting, @want is the tag received.  As chachapoly_walk(), out of
+ * place the AD goes to dst too, and a failed decryption leaves zeros where
+ * the text goes.
+ */
+static int chachapoly_small(struct aead_request *req, bool encrypt,
+			    unsigned int textlen,
+			    const struct chacha_impl *ci,
+			    const struct poly1305_impl *pi)
+{
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	const struct chachapoly_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	/* Filled from req->src or by chachapoly_oneshot() before use. */
+	u8 m[CHACHAPOLY_ONESHOT_BYTES] __uninitialized;
+	u8 tag[CHACHAPOLY_TAG_BYTES], want[CHACHAPOLY_TAG_BYTES];
+	u8 nonce[CHACHAPOLY_NONCE_BYTES];
+	unsigned int adlen = chachapoly_nonce(req, nonce);
+	unsigned int t = chachapoly_oneshot_text(adlen);
+	/* The IV at the AD's end, for rfc7539esp; in m's lengths' place. */
+	u8 *iv = m + t + round_up(textlen, POLY1305_CORE_BLOCK_BYTES);
+	bool copy = req->dst != req->src;
+	struct chachapoly_piece p[] = {
+		{ m, adlen },
+		{ iv, req->assoclen - adlen },
+		{ m + t, textlen },
+		{ encrypt ? tag : want, CHACHAPOLY_TAG_BYTES },
+	};
+	bool simd = crypto_simd_usable();
+	int err;
+
+	/* Decrypting, the text and the tag received; encrypting, the text. */
+	err = chachapoly_sg_pieces(req->src, 0, p, ARRAY_SIZE(p) - encrypt,
+				   true);
+	/* Out of place, the AD goes to dst before the lengths take m's IV. */
+	if (!err && copy)
+		err = chachapoly_sg_pieces(req->dst, 0, p, 2, false);
+	if (!err)
+		chachapoly_oneshot(ci, pi, ctx->key, nonce, m, adlen, textlen,
+				   encrypt, simd, tag);
+	if (!encrypt) {
+		if (!err && crypto_memneq(tag, want, sizeof(tag)))
+			err = -EBADMSG;
+		if (err)
+			memzero_explicit(m + t, textlen);
+	}
+	/* The text, and the tag encrypting; nothing to write, dst untouched. */
+	if (!err || (!encrypt && textlen)) {
+		int werr = chachapoly_sg_pieces(req->dst, req->assoclen, p + 2,
+						1 + encrypt, false);
+
+		err = err ?: werr;
+	}
+	memzero_explicit(m, t + textlen);
+	memzero_explicit(tag, sizeof(tag));
+	memzero_explicit(want, sizeof(want));
+	memzero_explicit(nonce, sizeof(nonce));
+	return err;
+}
+
+/*
  * One request, checked by chachapoly_check_ad().  @textlen: the text's
  * bytes, without the tag.  Returns the walk's error; the tag of the
  * ciphertext in @tag.
  */
 static int chachapoly_walk(struct aead_request *req, bool encrypt,
-			   unsigned int textlen, u8 tag[CHACHAPOLY_TAG_BYTES])
+			   unsigned int textlen, const struct chacha_impl *ci,
+			   const struct poly1305_impl *pi,
+			   u8 tag[CHACHAPOLY_TAG_BYTES])
 {
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	const struct chachapoly_tfm_ctx *ctx = crypto_aead_ctx(tfm);
-	const struct chacha_impl *ci = READ_ONCE(chacha_impl);
 	bool simd = crypto_simd_usable();
 	struct chachapoly_req r __uninitialized;	/* chachapoly_start() */
 	u8 nonce[CHACHAPOLY_NONCE_BYTES];
-	unsigned int adlen = req->assoclen;
+	unsigned int adlen = chachapoly_nonce(req, nonce);
 	struct skcipher_walk walk;
 	int err;
-
-	if (chachapoly_is_esp(tfm)) {
-		/* The AD ends in the IV, which is not authenticated. */
-		adlen -= CHACHAPOLY_ESP_IV_BYTES;
-		memcpy(nonce, ctx->salt, CHACHAPOLY_SALT_BYTES);
-		memcpy(nonce + CHACHAPOLY_SALT_BYTES, req->iv,
-		       CHACHAPOLY_ESP_IV_BYTES);
-	} else {
-		memcpy(nonce, req->iv, CHACHAPOLY_NONCE_BYTES);
-	}
 
 	if (encrypt)
 		err = skcipher_walk_aead_encrypt(&walk, req, false);
 	else
 		err = skcipher_walk_aead_decrypt(&walk, req, false);
 
-	chachapoly_start(&r, ci,
-			 chachapoly_poly_for(ci, READ_ONCE(chachapoly_pi), textlen),
-			 ctx->key, nonce, simd);
+	chachapoly_start(&r, ci, pi, ctx->key, nonce, simd);
 	chachapoly_hash_ad(&r, req, adlen);
 
 	while (walk.nbytes) {
@@ -190,14 +312,31 @@ static int chachapoly_walk(struct aead_request *req, bool encrypt,
 	return err;
 }
 
+/*
+ * The request's pair, the module's choice or the user's: the Poly1305 for
+ * @textlen bytes of text.
+ */
+static const struct chacha_impl *
+chachapoly_pair(unsigned int textlen, const struct poly1305_impl **pi)
+{
+	const struct chacha_impl *ci = READ_ONCE(chacha_impl);
+
+	*pi = chachapoly_poly_for(ci, READ_ONCE(chachapoly_pi), textlen);
+	return ci;
+}
+
 static int chachapoly_encrypt(struct aead_request *req)
 {
+	const struct poly1305_impl *pi;
+	const struct chacha_impl *ci = chachapoly_pair(req->cryptlen, &pi);
 	u8 tag[CHACHAPOLY_TAG_BYTES];
 	int err = chachapoly_check_ad(req);
 
 	if (err)
 		return err;
-	err = chachapoly_walk(req, true, req->cryptlen, tag);
+	if (chachapoly_oneshot_fits(ci, pi, req->assoclen, req->cryptlen))
+		return chachapoly_small(req, true, req->cryptlen, ci, pi);
+	err = chachapoly_walk(req, true, req->cryptlen, ci, pi, tag);
 	if (!err)
 		scatterwalk_map_and_copy(tag, req->dst,
 					 req->assoclen + req->cryptlen,
@@ -209,6 +348,8 @@ static int chachapoly_encrypt(struct aead_request *req)
 static int chachapoly_decrypt(struct aead_request *req)
 {
 	u8 tag[CHACHAPOLY_TAG_BYTES], want[CHACHAPOLY_TAG_BYTES];
+	const struct poly1305_impl *pi;
+	const struct chacha_impl *ci;
 	unsigned int textlen;
 	int err = chachapoly_check_ad(req);
 
@@ -217,11 +358,14 @@ static int chachapoly_decrypt(struct aead_request *req)
 	if (err)
 		return err;
 	textlen = req->cryptlen - CHACHAPOLY_TAG_BYTES;
+	ci = chachapoly_pair(textlen, &pi);
+	if (chachapoly_oneshot_fits(ci, pi, req->assoclen, textlen))
+		return chachapoly_small(req, false, textlen, ci, pi);
 	/* Before the walk: in place, the text's last step may be next to it. */
 	scatterwalk_map_and_copy(want, req->src, req->assoclen + textlen,
 				 sizeof(want), 0);
 
-	err = chachapoly_walk(req, false, textlen, tag);
+	err = chachapoly_walk(req, false, textlen, ci, pi, tag);
 	if (!err && crypto_memneq(tag, want, sizeof(tag)))
 		err = -EBADMSG;
 	/*

@@ -510,6 +510,18 @@ static void cp_sections(struct kunit *test)
 			KUNIT_EXPECT_GE(test, n, 2 * 4UL);
 		else
 			KUNIT_EXPECT_EQ(test, n, 0UL);
+
+		/*
+		 * A short request: one section each way, block 0 and the
+		 * text's key stream and Poly1305 all in it (chachapoly_small()).
+		 * The kernel's library Poly1305 takes the walk.
+		 */
+		before = chacha_test_simd_sections();
+		cp_one(test, a, cp_algs[a].adskip + 13, 256, false, false);
+		n = chacha_test_simd_sections() - before;
+		if (!p->pi->lib)
+			KUNIT_EXPECT_EQ(test, n,
+					p->ci->cores[0].blocks ? 2UL : 0UL);
 	}
 }
 
@@ -638,7 +650,7 @@ static void cp_poly1305_edges(struct kunit *test)
 
 #ifdef CONFIG_FAILSLAB
 #define CP_FS_AD	20
-#define CP_FS_TEXT	300
+#define CP_FS_TEXT	(CHACHAPOLY_ONESHOT_MAX + 300)
 
 /*
  * @len bytes of @buf in entries of 1 to 64 bytes, a pattern that @seed
