@@ -223,11 +223,14 @@ static inline unsigned int chachapoly_oneshot_text(unsigned int adlen)
 	return round_up(adlen, POLY1305_CORE_BLOCK_BYTES);
 }
 
-/* The most text that chachapoly_oneshot() takes for @ci and @pi. */
+/*
+ * The most text that chachapoly_oneshot() takes for @ci and @pi.  None for
+ * scalar C, whose walk makes the same block calls without the copy.
+ */
 static inline unsigned int chachapoly_oneshot_max(const struct chacha_impl *ci,
 						  const struct poly1305_impl *pi)
 {
-	if (pi->lib)
+	if (pi->lib || !ci->cores[0].blocks)
 		return 0;
 	return chachapoly_stitches(ci, pi) ? CHACHAPOLY_ONESHOT_STITCHED_MAX :
 					     CHACHAPOLY_ONESHOT_MAX;
@@ -238,8 +241,9 @@ static inline bool chachapoly_oneshot_fits(const struct chacha_impl *ci,
 					   unsigned int adlen,
 					   unsigned int len)
 {
-	return len <= chachapoly_oneshot_max(ci, pi) &&
-	       adlen <= CHACHAPOLY_ONESHOT_AD_MAX && !pi->lib;
+	unsigned int max = chachapoly_oneshot_max(ci, pi);
+
+	return max && len <= max && adlen <= CHACHAPOLY_ONESHOT_AD_MAX;
 }
 
 /*
