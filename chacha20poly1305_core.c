@@ -78,23 +78,15 @@ const struct poly1305_impl poly1305_impls[] = {
 const unsigned int poly1305_nimpls = ARRAY_SIZE(poly1305_impls);
 
 /*
- * @fn of @r's Poly1305 as a direct call, so that the request path makes
- * no indirect call (a retpoline on the kernels that patch them in;
+ * @fn on @st as a direct call, so that the request path makes no indirect
+ * call (a retpoline on the kernels that patch them in;
  * tools/disasm-check.sh): each known function by name, C for anything
- * else, which the table never holds; the kernel's library for its entry.
+ * else, which the table never holds.
  */
-static __always_inline void poly1305_call(struct chachapoly_req *r,
-					  poly1305_blocks_fn fn,
-					  const u8 *src, unsigned int nblocks)
+static __always_inline void poly1305_call_st(struct poly1305_core_state *st,
+					     poly1305_blocks_fn fn,
+					     const u8 *src, unsigned int nblocks)
 {
-	struct poly1305_core_state *st = &r->poly;
-
-#ifdef CHACHAPOLY_LIB_POLY1305
-	if (r->pi->lib) {
-		poly1305_update(&r->lib, src, nblocks * POLY_BLOCK);
-		return;
-	}
-#endif
 #ifdef __x86_64__
 	if (fn == oot_poly1305_blocks_avx512ifma)
 		oot_poly1305_blocks_avx512ifma(st, src, nblocks, 1);
@@ -109,6 +101,20 @@ static __always_inline void poly1305_call(struct chachapoly_req *r,
 	(void)fn;	/* C is the only Poly1305 here */
 #endif
 		oot_poly1305_blocks(st, src, nblocks, 1);
+}
+
+/* @fn of @r's Poly1305, or the kernel's library for its entry. */
+static __always_inline void poly1305_call(struct chachapoly_req *r,
+					  poly1305_blocks_fn fn,
+					  const u8 *src, unsigned int nblocks)
+{
+#ifdef CHACHAPOLY_LIB_POLY1305
+	if (r->pi->lib) {
+		poly1305_update(&r->lib, src, nblocks * POLY_BLOCK);
+		return;
+	}
+#endif
+	poly1305_call_st(&r->poly, fn, src, nblocks);
 }
 
 /*
@@ -509,9 +515,10 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 			unsigned int adlen, unsigned int len, bool encrypt,
 			bool simd_usable, u8 tag[CHACHAPOLY_TAG_BYTES])
 {
-	/* Both written before they are read. */
+	/* All written before they are read. */
 	u8 ks[CHACHA_BLOCK_BYTES + CHACHAPOLY_ONESHOT_MAX] __uninitialized;
-	struct chachapoly_req r __uninitialized;
+	u32 state[CHACHA_STATE_WORDS] __uninitialized;
+	struct poly1305_core_state st __uninitialized;
 	struct chacha_simd_save buf __uninitialized;
 	struct chacha_simd_save *save = sizeof(buf) ? &buf : NULL;
 	unsigned int n = CHACHA_BLOCK_BYTES + round_up(len, CHACHA_BLOCK_BYTES);
@@ -519,14 +526,17 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 	unsigned int lens = t + round_up(len, POLY_BLOCK);
 	unsigned int nblocks = lens / POLY_BLOCK + 1 - PLANTED(ONESHOT);
 	bool simd = chacha_request_simd(ci, n, simd_usable);
+	bool mac_dst = encrypt || PLANTED(DECAUTH);
+	/* Poly1305's SIMD function where it pays, as chachapoly_blocks(). */
+	poly1305_blocks_fn fn = simd && pi->simd &&
+				nblocks >= pi->simd_min_blocks ? pi->simd :
+								 pi->scalar;
 	u8 iv[CHACHA_IV_BYTES] = { 0 };		/* counter 0 */
 	__le64 w;
 
 	BUILD_BUG_ON(CHACHAPOLY_HEAD_MAX > CHACHAPOLY_ONESHOT_MAX);
 	memcpy(iv + 4, nonce, CHACHAPOLY_NONCE_BYTES);
-	r.ci = ci;
-	r.pi = pi;
-	chacha_init_state(r.state, key, iv);
+	chacha_init_state(state, key, iv);
 	if (!PLANTED(ADPAD))
 		chachapoly_zero_pad(m, adlen);
 	chachapoly_zero_pad(m + t, len);
@@ -538,24 +548,27 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 	/* Block 0, then the text's key stream from block 1: zeros in. */
 	if (simd) {
 		chacha_simd_begin(save);
-		chacha_crypt_impl(ci, r.state, ks, chachapoly_zeros, n, 20);
+		chacha_crypt_impl(ci, state, ks, chachapoly_zeros, n, 20);
 	} else {
-		chacha_crypt_request(ci, r.state, ks, chachapoly_zeros, n, 20,
+		chacha_crypt_request(ci, state, ks, chachapoly_zeros, n, 20,
 				     false);
 	}
-	oot_poly1305_init(&r.poly, ks);
+	oot_poly1305_init(&st, ks);
 	memzero_explicit(ks, CHACHA_BLOCK_BYTES);
-	/* Decrypting, Poly1305 reads the ciphertext before it goes. */
-	if (!encrypt && !PLANTED(DECAUTH))
-		chachapoly_blocks(&r, m, nblocks, simd);
-	chachapoly_xor_wipe(m + t, m + t, ks + CHACHA_BLOCK_BYTES, len,
-			    n - CHACHA_BLOCK_BYTES);
-	if (encrypt || PLANTED(DECAUTH))
-		chachapoly_blocks(&r, m, nblocks, simd);
+	/*
+	 * Poly1305 reads the ciphertext: after the XOR encrypting, before it
+	 * decrypting.  One call site, so that the dispatch is inlined once.
+	 */
+	if (mac_dst)
+		chachapoly_xor_wipe(m + t, m + t, ks + CHACHA_BLOCK_BYTES, len,
+				    n - CHACHA_BLOCK_BYTES);
+	poly1305_call_st(&st, fn, m, nblocks);
+	if (!mac_dst)
+		chachapoly_xor_wipe(m + t, m + t, ks + CHACHA_BLOCK_BYTES, len,
+				    n - CHACHA_BLOCK_BYTES);
 	if (simd)
 		chacha_simd_end(save);
-	oot_poly1305_emit(&r.poly, tag);
-	/* What it wrote of @r: the rest is pointers. */
-	memzero_explicit(r.state, sizeof(r.state));
-	memzero_explicit(&r.poly, sizeof(r.poly));
+	oot_poly1305_emit(&st, tag);
+	memzero_explicit(state, sizeof(state));
+	memzero_explicit(&st, sizeof(st));
 }
