@@ -491,13 +491,20 @@ SYM_FUNC_END(chacha20_6block_xor_neon)
  * (+4, bytes 256-319) on the general-purpose registers, one of its double
  * rounds and two Poly1305 blocks in each vector double round.  With the
  * scalar block in w4-w17, w19, w20, Poly1305 takes h in x21-x23, r0, r1,
- * rr1 in x24-x26, scratch x0-x3 and x27, hibit in x28, @mac in x30; the
- * arguments and the double round count wait on the stack.
+ * rr1 in x24-x26, scratch x0-x3 and x27, hibit in x28; the arguments,
+ * @mac and the double round count wait on the stack.  Each block loads
+ * @mac into x1, free then, and stores it back advanced: x30 keeps the
+ * return address, as unwinders expect of an interrupted frame.
  */
 .macro ppart n
 .if \n < POLY1305_ARM64_PARTS
-.if PSCALAR
-	POLY1305_ARM64_PART \n, x30, x28, x21, x22, x23, x24, x25, x26, \
+.if PSCALAR && \n == 0
+	ldr		x1, [sp, #PMAC]
+	POLY1305_ARM64_PART \n, x1, x28, x21, x22, x23, x24, x25, x26, \
+			    x0, x1, x2, x3, x27
+	str		x1, [sp, #PMAC]
+.elseif PSCALAR
+	POLY1305_ARM64_PART \n, x1, x28, x21, x22, x23, x24, x25, x26, \
 			    x0, x1, x2, x3, x27
 .else
 	POLY1305_ARM64_PART \n, x4, x17, x5, x6, x7, x9, x10, x11, \
@@ -527,6 +534,7 @@ SYM_FUNC_START(chachapoly_4block_xor_neon)
 SYM_FUNC_END(chachapoly_4block_xor_neon)
 
 .set	PSCALAR, 1
+.set	PMAC, 136		/* @mac's slot in the frame */
 SYM_FUNC_START(chachapoly_5block_xor_neon)
 	stp		x29, x30, [sp, #-144]!
 	mov		x29, sp
@@ -538,7 +546,7 @@ SYM_FUNC_START(chachapoly_5block_xor_neon)
 	stp		x0, x1, [sp, #96]
 	stp		x2, x3, [sp, #112]
 
-	mov		x30, x4
+	str		x4, [sp, #PMAC]
 	vload_state
 	POLY1305_ARM64_LOAD	x3, x21, x22, x23, x24, x25, x26
 	sload_state	4

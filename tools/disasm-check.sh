@@ -35,7 +35,9 @@
 #     its .cold part a branch.  Each is a static count, a call site, not
 #     how often it runs: a new call on the path, a memcpy the compiler no
 #     longer inlines, or a helper that stops being inlined shows here.
-#   - a function of the list missing from the build.
+#   - a function of the list missing from the build;
+#   - arm64: an instruction of the module's assembly that writes x30,
+#     the return address, but to restore it.
 #
 # It prints a table per kernel (the calls and the budget of each function)
 # and the AEAD path's total.  CHACHA_SRC=<tree> checks another tree (e.g.
@@ -210,8 +212,28 @@ for fn in "${funcs[@]}"; do
 		echo "disasm-check: note: $fn has at most ${most[$fn]} calls here, its budget ${budget[$fn]}: lower it in tools/disasm-budget?"
 	fi
 done
+# arm64: x30 holds the return address in all of the module's assembly, so
+# that an unwinder that takes an interrupted frame's LR from x30 finds
+# one.  No instruction may write x30 or w30 but the epilogue's
+# "ldp x29, x30" (its first operand x29).  Assembled here as the harness
+# does.
+x30_dir=$(mktemp -d)
+for s in chacha20-neon-arm64 poly1305-arm64; do
+	aarch64-linux-gnu-gcc -I"$top_dir/tests/shim" -I"${CHACHA_SRC:-$top_dir}" \
+		-D__ASSEMBLY__ -c -o "$x30_dir/$s.o" "${CHACHA_SRC:-$top_dir}/$s.S"
+	writes=$(aarch64-linux-gnu-objdump -d --no-show-raw-insn "$x30_dir/$s.o" |
+		 grep -E ':[[:space:]]+[a-z0-9.]+[[:space:]]+[xw]30\b' || true)
+	if [ -n "$writes" ]; then
+		echo "  FAIL: $s.S writes x30, the return address:"
+		echo "$writes" | sed 's/^/    /'
+		fail=1
+	else
+		echo "  $s.S: x30 only saved and restored"
+	fi
+done
+rm -rf "$x30_dir"
 if [ "$fail" != 0 ]; then
-	echo "disasm-check: FAIL (a listed function missing, an indirect call, a zero-fill the compiler added, or calls over a budget, on the request path)"
+	echo "disasm-check: FAIL (a listed function missing, an indirect call, a zero-fill the compiler added, or calls over a budget, on the request path; or x30 written in arm64 assembly)"
 	exit 1
 fi
 echo "disasm-check: PASS (${*:-6.1 6.12}: no indirect call, no added zero-fill and no function over its call budget on the request path)"
