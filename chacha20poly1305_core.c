@@ -519,6 +519,42 @@ static __always_inline void chachapoly_xor_wipe(u8 *dst, const u8 *src,
 	barrier_data(ks);
 }
 
+/* Zeros over @len bytes at @p, a multiple of 8, no call to memset(). */
+static __always_inline void chachapoly_zero8(u8 *p, unsigned int len)
+{
+	unsigned int i;
+	u64 z = 0;
+
+	for (i = 0; i < len; i += sizeof(z))
+		memcpy(p + i, &z, sizeof(z));
+}
+
+/*
+ * The padding after the AD and after the text, and the lengths; encrypting
+ * (@ks_end past the lengths), zeros over the key stream left there.
+ * Returns the bytes Poly1305 reads from the AD's start.
+ */
+static __always_inline unsigned int
+chachapoly_pad_lens(u8 *m, unsigned int adlen, unsigned int len,
+		    unsigned int ks_end)
+{
+	u8 *text = m + CHACHAPOLY_ONESHOT_AD_MAX;
+	unsigned int lens = round_up(len, POLY_BLOCK);
+	__le64 w;
+
+	if (!PLANTED(ADPAD))
+		chachapoly_zero_pad(m + chachapoly_oneshot_ad(adlen), adlen);
+	chachapoly_zero_pad(text, len);
+	w = cpu_to_le64(adlen);
+	memcpy(text + lens + 8 * PLANTED(LENS), &w, sizeof(w));
+	w = cpu_to_le64(len);
+	memcpy(text + lens + 8 * !PLANTED(LENS), &w, sizeof(w));
+	lens += POLY_BLOCK;
+	if (ks_end > lens)
+		chachapoly_zero8(text + lens, ks_end - lens);
+	return round_up(adlen, POLY_BLOCK) + lens;
+}
+
 void chachapoly_oneshot(const struct chacha_impl *ci,
 			const struct poly1305_impl *pi, const u32 *key,
 			const u8 nonce[CHACHAPOLY_NONCE_BYTES], u8 *m,
@@ -527,54 +563,70 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 {
 	/* All written before they are read. */
 	u8 ks[CHACHA_BLOCK_BYTES + CHACHAPOLY_ONESHOT_MAX] __uninitialized;
+	u8 head[CHACHAPOLY_ONESHOT_AD_MAX] __uninitialized;
 	u32 state[CHACHA_STATE_WORDS] __uninitialized;
 	struct poly1305_core_state st __uninitialized;
 	struct chacha_simd_save buf __uninitialized;
 	struct chacha_simd_save *save = sizeof(buf) ? &buf : NULL;
 	unsigned int n = CHACHA_BLOCK_BYTES + round_up(len, CHACHA_BLOCK_BYTES);
-	unsigned int t = chachapoly_oneshot_text(adlen);
-	unsigned int lens = t + round_up(len, POLY_BLOCK);
-	unsigned int nblocks = lens / POLY_BLOCK + 1 - PLANTED(ONESHOT);
+	unsigned int a = chachapoly_oneshot_ad(adlen), macbytes;
 	bool simd = chacha_request_simd(ci, n, simd_usable);
 	bool mac_dst = encrypt || PLANTED(DECAUTH);
 	/* Poly1305's SIMD function where it pays, as chachapoly_blocks(). */
+	unsigned int nblocks = (round_up(adlen, POLY_BLOCK) +
+				round_up(len, POLY_BLOCK)) / POLY_BLOCK + 1;
 	poly1305_blocks_fn fn = simd && pi->simd &&
 				nblocks >= pi->simd_min_blocks ? pi->simd :
 								 pi->scalar;
 	u8 iv[CHACHA_IV_BYTES] = { 0 };		/* counter 0 */
-	__le64 w;
 
 	BUILD_BUG_ON(CHACHAPOLY_HEAD_MAX > CHACHAPOLY_ONESHOT_MAX);
+	BUILD_BUG_ON(CHACHAPOLY_ONESHOT_AD_MAX != CHACHA_BLOCK_BYTES);
 	memcpy(iv + 4, nonce, CHACHAPOLY_NONCE_BYTES);
 	chacha_init_state(state, key, iv);
-	if (!PLANTED(ADPAD))
-		chachapoly_zero_pad(m, adlen);
-	chachapoly_zero_pad(m + t, len);
-	w = cpu_to_le64(adlen);
-	memcpy(m + lens + 8 * PLANTED(LENS), &w, sizeof(w));
-	w = cpu_to_le64(len);
-	memcpy(m + lens + 8 * !PLANTED(LENS), &w, sizeof(w));
-
-	/* Block 0, then the text's key stream from block 1: zeros in. */
-	if (simd) {
+	if (simd)
 		chacha_simd_begin(save);
-		chacha_crypt_impl(ci, state, ks, chachapoly_zeros, n, 20);
+	if (encrypt) {
+		/*
+		 * Block 0 where the AD goes, the text's key stream over the
+		 * text, in place in whole blocks: one call, no XOR after.  The
+		 * AD waits in @head, then covers what is left of block 0.
+		 */
+		memcpy(head, m, sizeof(head));
+		chachapoly_zero8(m, CHACHA_BLOCK_BYTES);
+		if (simd)
+			chacha_crypt_impl(ci, state, m, m, n, 20);
+		else
+			chacha_crypt_request(ci, state, m, m, n, 20, false);
+		oot_poly1305_init(&st, m);
+		memcpy(m, head, sizeof(head));
+		memzero_explicit(head, sizeof(head));
+		macbytes = chachapoly_pad_lens(m, adlen, len,
+					       n - CHACHA_BLOCK_BYTES);
 	} else {
-		chacha_crypt_request(ci, state, ks, chachapoly_zeros, n, 20,
-				     false);
+		/* Block 0, then the text's key stream from block 1: zeros in. */
+		if (simd)
+			chacha_crypt_impl(ci, state, ks, chachapoly_zeros, n,
+					  20);
+		else
+			chacha_crypt_request(ci, state, ks, chachapoly_zeros, n,
+					     20, false);
+		oot_poly1305_init(&st, ks);
+		memzero_explicit(ks, CHACHA_BLOCK_BYTES);
+		macbytes = chachapoly_pad_lens(m, adlen, len, 0);
+		if (mac_dst)
+			chachapoly_xor_wipe(m + CHACHA_BLOCK_BYTES,
+					    m + CHACHA_BLOCK_BYTES,
+					    ks + CHACHA_BLOCK_BYTES, len,
+					    n - CHACHA_BLOCK_BYTES);
 	}
-	oot_poly1305_init(&st, ks);
-	memzero_explicit(ks, CHACHA_BLOCK_BYTES);
-	/*
-	 * Poly1305 reads the ciphertext: after the XOR encrypting, before it
-	 * decrypting.  One call site, so that the dispatch is inlined once.
-	 */
-	if (mac_dst)
-		chachapoly_xor_wipe(m + t, m + t, ks + CHACHA_BLOCK_BYTES, len,
-				    n - CHACHA_BLOCK_BYTES);
-	poly1305_call_st(&st, fn, m, nblocks);
+	/* The ciphertext: after the pass encrypting, before it decrypting. */
+	poly1305_call_st(&st, fn, m + a,
+			 macbytes / POLY_BLOCK - PLANTED(ONESHOT));
 	if (!mac_dst)
-		chachapoly_xor_wipe(m + t, m + t, ks + CHACHA_BLOCK_BYTES, len,
+		chachapoly_xor_wipe(m + CHACHA_BLOCK_BYTES,
+				    m + CHACHA_BLOCK_BYTES,
+				    ks + CHACHA_BLOCK_BYTES, len,
 				    n - CHACHA_BLOCK_BYTES);
 	if (simd)
 		chacha_simd_end(save);

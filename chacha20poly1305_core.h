@@ -205,22 +205,31 @@ void chachapoly_final(struct chachapoly_req *r,
  * AD's limit holds ESP's 20 bytes with its IV, kTLS's 13 and dm-crypt's
  * 20.  All are multiples of 16.
  */
-#define CHACHAPOLY_ONESHOT_MAX		576
 #define CHACHAPOLY_ONESHOT_STITCHED_MAX	448
+#ifdef __aarch64__
+/* Every arm64 pair stitches: no more stack than that needs. */
+#define CHACHAPOLY_ONESHOT_MAX		CHACHAPOLY_ONESHOT_STITCHED_MAX
+#else
+#define CHACHAPOLY_ONESHOT_MAX		576
+#endif
 #define CHACHAPOLY_ONESHOT_AD_MAX	64
 
 /*
  * A request for chachapoly_oneshot() lies in one buffer, as Poly1305 reads
- * it: the AD at offset 0, the text at chachapoly_oneshot_text(adlen),
- * each zero-padded to 16 bytes, then 16 bytes for the lengths.
+ * it.  The text starts at CHACHAPOLY_ONESHOT_AD_MAX.  The AD ends there,
+ * zero-padded to 16 bytes: it starts at chachapoly_oneshot_ad(adlen).
+ * After the text, zero-padded to 16 bytes, come 16 bytes for the lengths.
+ * The buffer runs a whole ChaCha block past the text: encrypting, the key
+ * stream goes over the text's last block whole, in place.
  */
 #define CHACHAPOLY_ONESHOT_BYTES	(CHACHAPOLY_ONESHOT_AD_MAX + \
 					 CHACHAPOLY_ONESHOT_MAX + \
-					 POLY1305_CORE_BLOCK_BYTES)
+					 CHACHA_BLOCK_BYTES)
 
-static inline unsigned int chachapoly_oneshot_text(unsigned int adlen)
+static inline unsigned int chachapoly_oneshot_ad(unsigned int adlen)
 {
-	return round_up(adlen, POLY1305_CORE_BLOCK_BYTES);
+	return CHACHAPOLY_ONESHOT_AD_MAX -
+	       round_up(adlen, POLY1305_CORE_BLOCK_BYTES);
 }
 
 /*
@@ -252,8 +261,9 @@ static inline bool chachapoly_oneshot_fits(const struct chacha_impl *ci,
  * the text enciphered or deciphered in place and the tag in @tag.  For
  * short requests: at most one SIMD section, if @simd_usable and SIMD beats
  * scalar C at this length; block 0's key stream and the text's from one
- * call of @ci's cores; Poly1305 in one call.  Writes the padding and the
- * lengths.  Only where chachapoly_oneshot_fits().
+ * call of @ci's cores, straight over the text when encrypting; Poly1305
+ * in one call.  Writes the padding and the lengths, and may write the
+ * rest of the buffer.  Only where chachapoly_oneshot_fits().
  */
 void chachapoly_oneshot(const struct chacha_impl *ci,
 			const struct poly1305_impl *pi, const u32 *key,

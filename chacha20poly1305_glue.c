@@ -227,14 +227,14 @@ static int chachapoly_small(struct aead_request *req, bool encrypt,
 	u8 tag[CHACHAPOLY_TAG_BYTES], want[CHACHAPOLY_TAG_BYTES];
 	u8 nonce[CHACHAPOLY_NONCE_BYTES];
 	unsigned int adlen = chachapoly_nonce(req, nonce);
-	unsigned int t = chachapoly_oneshot_text(adlen);
+	u8 *text = m + CHACHAPOLY_ONESHOT_AD_MAX;
 	/* The IV at the AD's end, for rfc7539esp; in m's lengths' place. */
-	u8 *iv = m + t + round_up(textlen, POLY1305_CORE_BLOCK_BYTES);
+	u8 *iv = text + round_up(textlen, POLY1305_CORE_BLOCK_BYTES);
 	bool copy = req->dst != req->src;
 	struct chachapoly_piece p[] = {
-		{ m, adlen },
+		{ m + chachapoly_oneshot_ad(adlen), adlen },
 		{ iv, req->assoclen - adlen },
-		{ m + t, textlen },
+		{ text, textlen },
 		{ encrypt ? tag : want, CHACHAPOLY_TAG_BYTES },
 	};
 	bool simd = crypto_simd_usable();
@@ -253,7 +253,7 @@ static int chachapoly_small(struct aead_request *req, bool encrypt,
 		if (!err && crypto_memneq(tag, want, sizeof(tag)))
 			err = -EBADMSG;
 		if (err)
-			memzero_explicit(m + t, textlen);
+			memzero_explicit(text, textlen);
 	}
 	/* The text, and the tag encrypting; nothing to write, dst untouched. */
 	if (!err || (!encrypt && textlen)) {
@@ -262,7 +262,7 @@ static int chachapoly_small(struct aead_request *req, bool encrypt,
 
 		err = err ?: werr;
 	}
-	memzero_explicit(m, t + textlen);
+	memzero_explicit(m, CHACHAPOLY_ONESHOT_AD_MAX + textlen);
 	memzero_explicit(tag, sizeof(tag));
 	memzero_explicit(want, sizeof(want));
 	memzero_explicit(nonce, sizeof(nonce));

@@ -110,14 +110,14 @@ static void run_aead(const struct aead_pair *p, const u8 *key,
 	if (!adpiece && !steps && (adlen + len) % 2 == 0 &&
 	    chachapoly_oneshot_fits(p->ci, p->pi, adlen, len)) {
 		u8 m[CHACHAPOLY_ONESHOT_BYTES];
-		unsigned int t = chachapoly_oneshot_text(adlen);
+		u8 *text = m + CHACHAPOLY_ONESHOT_AD_MAX;
 
 		rng_fill(m, sizeof(m));
-		memcpy(m, ad, adlen);
-		memcpy(m + t, src, len);
+		memcpy(m + chachapoly_oneshot_ad(adlen), ad, adlen);
+		memcpy(text, src, len);
 		chachapoly_oneshot(p->ci, p->pi, kw, nonce, m, adlen, len,
 				   encrypt, simd, tag);
-		memcpy(dst, m + t, len);
+		memcpy(dst, text, len);
 		return;
 	}
 	chachapoly_start(&r, p->ci, p->pi, kw, nonce, simd);

@@ -267,14 +267,14 @@ static noinline void module_aead_oneshot(const struct chacha_impl *ci,
 					 bool decrypt, u8 *tag)
 {
 	u8 m[CHACHAPOLY_ONESHOT_BYTES] __uninitialized;
-	unsigned int t = chachapoly_oneshot_text(a->adlen);
+	u8 *text = m + CHACHAPOLY_ONESHOT_AD_MAX;
 
-	memcpy(m, a->ad, a->adlen);
-	memcpy(m + t, src, len);
+	memcpy(m + chachapoly_oneshot_ad(a->adlen), a->ad, a->adlen);
+	memcpy(text, src, len);
 	chachapoly_oneshot(ci, pi, a->key, a->nonce, m, a->adlen, len,
 			   !decrypt, true, tag);
-	memcpy(dst, m + t, len);
-	memzero_explicit(m, t + len);
+	memcpy(dst, text, len);
+	memzero_explicit(m, CHACHAPOLY_ONESHOT_AD_MAX + len);
 }
 
 /*
