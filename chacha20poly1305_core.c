@@ -564,6 +564,7 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 	/* All written before they are read. */
 	u8 ks[CHACHA_BLOCK_BYTES + CHACHAPOLY_ONESHOT_MAX] __uninitialized;
 	u8 head[CHACHAPOLY_ONESHOT_AD_MAX] __uninitialized;
+	u8 key0[POLY1305_CORE_KEY_BYTES] __uninitialized;
 	u32 state[CHACHA_STATE_WORDS] __uninitialized;
 	struct poly1305_core_state st __uninitialized;
 	struct chacha_simd_save buf __uninitialized;
@@ -588,19 +589,23 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 		chacha_simd_begin(save);
 	if (encrypt) {
 		/*
-		 * Block 0 where the AD goes, the text's key stream over the
-		 * text, in place in whole blocks: one call, no XOR after.  The
-		 * AD waits in @head, then covers what is left of block 0.
+		 * Block 0 over where the AD goes, the text's key stream over
+		 * the text, in place in whole blocks: one call, no XOR pass.
+		 * The AD waits in @head, then covers what is left of block 0.
 		 */
 		memcpy(head, m, sizeof(head));
-		chachapoly_zero8(m, CHACHA_BLOCK_BYTES);
 		if (simd)
 			chacha_crypt_impl(ci, state, m, m, n, 20);
 		else
 			chacha_crypt_request(ci, state, m, m, n, 20, false);
-		oot_poly1305_init(&st, m);
+		/*
+		 * Block 0 went over what @head keeps: XORing that out gives
+		 * the key, with no zeros stored first for the core to load.
+		 */
+		chachapoly_xor_wipe(key0, head, m, sizeof(key0), sizeof(key0));
+		oot_poly1305_init(&st, key0);
+		memzero_explicit(key0, sizeof(key0));
 		memcpy(m, head, sizeof(head));
-		memzero_explicit(head, sizeof(head));
 		macbytes = chachapoly_pad_lens(m, adlen, len,
 					       n - CHACHA_BLOCK_BYTES);
 	} else {
