@@ -22,11 +22,26 @@ plant_report
 # request_module() (the crypto manager's and the tests' references) runs
 # busybox's modprobe.
 echo /bin/modprobe >/proc/sys/kernel/modprobe
-# The KUnit failslab cases inject failures one at a time (fail_nth); no
-# stack dumps, and allocations that may sleep fail too (requests with
-# CRYPTO_TFM_REQ_MAY_SLEEP walk with GFP_KERNEL).
-echo 0 >/sys/kernel/debug/failslab/verbose
-echo N >/sys/kernel/debug/failslab/ignore-gfp-wait
+# The KUnit failslab cases inject failures one at a time (fail_nth), into
+# slab and page allocations alike; no stack dumps, and allocations that
+# may sleep fail too (requests with CRYPTO_TFM_REQ_MAY_SLEEP walk with
+# GFP_KERNEL), single pages too (the walk's copy page).
+for f in failslab fail_page_alloc; do
+	[ -d /sys/kernel/debug/$f ] || continue
+	echo 0 >/sys/kernel/debug/$f/verbose
+	echo N >/sys/kernel/debug/$f/ignore-gfp-wait
+done
+[ ! -e /sys/kernel/debug/fail_page_alloc/min-order ] ||
+	echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
+# kmemleak (kt_kmemleak=1, with kmemleak=on): what boot left unreferenced
+# is no concern of ours, so it is marked seen; the automatic scans stop,
+# and the one scan at the end counts.
+leaks=/sys/kernel/debug/kmemleak
+if [ -n "${kt_kmemleak:-}" ]; then
+	echo scan=off >$leaks
+	echo scan >$leaks
+	echo clear >$leaks
+fi
 
 # Our drivers' selftest verdicts in /proc/crypto, once every row of them
 # says passed, one of them has failed (a new "alg: self-tests for ...
@@ -116,6 +131,16 @@ rc=$?
 [ -z "${kt_dump:-}" ] || dmesg | tail -n +$((n + 1))
 echo "KT kunit end rc=$rc"
 rmmod chacha20_simd_kunit && sleep 1 && rmmod chacha20_simd && echo "KT unloaded"
+# Every object left unreferenced since the boot: kmemleak reports an
+# object 5 s after its allocation at the earliest, and a second scan
+# drops what only looked lost during the first.
+if [ -n "${kt_kmemleak:-}" ]; then
+	sleep 6
+	echo scan >$leaks
+	echo scan >$leaks
+	echo "KT kmemleak: $(grep -c '^unreferenced object' $leaks) unreferenced objects"
+	sed 's/^/KT kmemleak /' $leaks | head -n 100
+fi
 if [ -n "${kt_dump:-}" ]; then
 	echo "KT dmesg start"
 	dmesg

@@ -12,7 +12,8 @@
 # manager and the tests can load their references (7.x: chacha20-lib).
 # Fails on a failed or missing test, fewer than --min cases, an `alg:`
 # self-test failure, and any KASAN, lockdep, atomic-sleep, CFI, WARNING,
-# BUG or Oops report.
+# BUG or Oops report, and, where the kernel has kmemleak (not under Bochs),
+# any object left unreferenced.
 #   --cpu bochs:MODEL	x86_64 under Bochs 3.0 (tools/bochs) with its CPU
 #			MODEL, e.g. corei3_cnl (AVX-512), instead of QEMU
 #   --expect LIST	implementations the CPU must run, comma-separated
@@ -36,7 +37,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
 top=$top_dir
-usage() { sed -n '4,31s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '4,33s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 arch='' cpu='' expect='' extra='' impls='' modparams=- fuzz=1000 min=20 timeout=1200 series=7.3
 while [ $# -gt 0 ]; do
@@ -154,6 +155,17 @@ esac
 append="$(boot_cmdline $karch) oops=panic cryptomgr.fuzz_iterations=$fuzz"
 append+=" kt_impls=$impls${expect:+ kt_expect=$expect}"
 append+="${modparams:+ kt_modparams=$modparams}${extra:+ $extra}"
+# kmemleak, where the kernel has it (the 7.x test kernels, off unless
+# asked): the guest scans after the modules are gone, and any object left
+# unreferenced fails the run.  Not under Bochs, whose KUnit run is the
+# longest job already; the QEMU runs go through the same requests.
+leakcheck=''
+case $cpu in bochs:*) ;; *)
+	if grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$KBUILD/.config"; then
+		leakcheck=1
+		append+=" kmemleak=on kt_kmemleak=1"
+	fi ;;
+esac
 qemu_cmd $karch "$cpu" 2 1G
 [ $karch = amd64 ] || qemu+=(-nic none)
 qemu+=(-nographic -monitor none -serial "file:$out/console.log"
@@ -196,6 +208,18 @@ bad=$(grep '^KT selftest ' "$out/console.txt" | awk '
 if kernel_reports <"$out/console.txt" >"$out/reports.txt"; then
 	head -n 40 "$out/reports.txt" >&2
 	fail "kernel reports (see $out/console.txt)"
+fi
+
+if [ -n "$leakcheck" ]; then
+	leaks=$(sed -n 's/^KT kmemleak: \([0-9]*\) unreferenced.*/\1/p' "$out/console.txt")
+	if [ -z "$leaks" ]; then
+		fail "kmemleak did not scan"
+	elif [ "$leaks" -gt 0 ]; then
+		grep '^KT kmemleak' "$out/console.txt" | head -n 40 >&2
+		fail "kmemleak: $leaks unreferenced objects"
+	else
+		log "kmemleak: no unreferenced object after the tests"
+	fi
 fi
 
 # The KUnit module's KTAP, between the markers (the kernel printed an
