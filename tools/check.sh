@@ -6,11 +6,10 @@
 # whole when it ends) and, beside them, the tests that boot kernels
 # (tools/emulated-check.sh), whose lanes wait for the static ones: the
 # first starts when the source lane has ended and the W=1 builds against
-# Debian's headers are done, the second when the kernel lane has ended
-# (the 7.3 kernels are built); jobs on 7.3 wait for that too.  So a core
-# the static checks leave idle (one lane done, single-threaded module
-# builds, sparse, the Debian root of deb-check) runs the Debian kernels'
-# rows.  The lanes mark their ends in the gate directory (CHACHA_GATES,
+# Debian's headers are done, the second when the kernel lane has built
+# the 7.3 kernels and the module on them; jobs on 7.3 wait for that too.
+# So a core the static checks leave idle (one lane done, single-threaded
+# module builds, sparse, the Debian root of deb-check) runs the rows.  The lanes mark their ends in the gate directory (CHACHA_GATES,
 # the Makefile's gate); whatever happens to them, all gates open when
 # the static checks have ended.  Exits non-zero if anything failed.
 set -uo pipefail

@@ -25,8 +25,9 @@
 # static checks.  Lane 1 starts when DIR/source and DIR/debian exist (the
 # static source lane has ended; the W=1 builds against Debian's headers,
 # which rebuild from scratch in the directories the rows use, are done),
-# lane 2 when DIR/kernels exists (the static kernel lane has ended: the 7.3
-# kernels are built); a job on a 7.3 kernel waits for DIR/kernels too.
+# lane 2 when DIR/kernels exists (the static kernel lane has built the 7.3
+# kernels and the module on them); a job on a 7.3 kernel waits for
+# DIR/kernels too.
 # Without it, both lanes start at once.
 # CHACHA_BOCHS=0 leaves the Bochs rows out, CHACHA_PEER=0 the peer tests,
 # CHACHA_IPSEC=0 the IPsec rows.
