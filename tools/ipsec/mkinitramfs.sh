@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh KERNEL [KO]
+# mkinitramfs.sh [--ike] KERNEL [KO]
 #
 # The IPsec guests' initramfs, printed as a path: static busybox, iproute2's
 # `ip` and kmod (Debian's binaries with their shared libraries and the
@@ -12,17 +12,22 @@
 # ip-arm64.sh for `ip`), plus virtio_console for the host's channel.  With KO, chacha20_simd.ko goes in
 # /lib/modules/KVER/extra (guest A); without it the image holds no trace of
 # the module, so nothing can load it (guest B).  Cached by content hash under
-# $CHACHA_CACHE/ipsec-initramfs.
+# $CHACHA_CACHE/ipsec-initramfs.  --ike (x86-64 only) adds strongSwan from
+# Debian 12's packages (stage_strongswan below), for run.sh --ike; without
+# it the image is the same as before.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
 
-kernel=${1:?usage: $0 KERNEL [chacha20_simd.ko]}
+ike=''
+[ "${1:-}" != --ike ] || { ike=-ike; shift; }
+kernel=${1:?usage: $0 [--ike] KERNEL [chacha20_simd.ko]}
 ko=${2:-}
 load_kernel "$kernel"
 role=b
 [ -z "$ko" ] || role=a
+[ -z "$ike" ] || [ "$KARCH" = amd64 ] || die "--ike: x86-64 guests only"
 
 # ESP and the AEAD it asks for (seqiv(rfc7539esp(chacha20,poly1305)); seqiv
 # takes its salt from the default "stdrng", a DRBG (hmac(sha512) seeded by
@@ -45,7 +50,7 @@ want="esp4 xfrm_user xfrm_algo seqiv ecb crypto_null drbg jitterentropy_rng
 	chacha-neon libchacha poly1305_generic poly1305-neon
 	tls virtio_net virtio_pci virtio_console"
 
-stage=$cache/ipsec-stage-$KVER-$role
+stage=$cache/ipsec-stage-$KVER-$role$ike
 exec 9>"$stage.lock"
 flock 9
 rm -rf "$stage"
@@ -94,8 +99,81 @@ flock "$ktbin.lock" make -s -f "$here/ktls-check.mk" KTLS_CHECK="$ktbin" \
 	KTLS_CHECK_CC="$ktcc" >&2 || die "ktls-check does not build"
 cp "$ktbin" "$stage/bin/ktls-check"
 
+# stage_strongswan: Debian 12's charon, swanctl, libstrongswan with its
+# plugins (the openssl plugin has ChaCha20-Poly1305 and X25519 for IKE;
+# kernel-netlink installs the SAs; vici is swanctl's socket), every shared
+# library any of them needs (the plugins are dlopen()ed, so ldd of each one,
+# with the packages' /usr/lib/ipsec and its plugins/ on the search path,
+# as their RUNPATHs have it in the guest), and a strongswan.conf that
+# loads only the plugins the tunnel uses and logs to /tmp/charon.log.
+stage_strongswan() {
+	local pkgs dirs d f lib path=$stage/usr/lib/ipsec
+	path+=:$path/plugins
+	pkgs="libstrongswan libstrongswan-standard-plugins strongswan-libcharon
+		strongswan-charon strongswan-swanctl"
+	# shellcheck disable=SC2086 # one word per package
+	dirs=$("$debfetch" get $pkgs) || die "cannot fetch $pkgs"
+	mkdir -p "$stage/usr/lib/ipsec" "$stage/var/run"
+	# swanctl --load-all reads these (credentials: none here).
+	for d in bliss ecdsa pkcs12 pkcs8 private pubkey rsa x509 x509aa x509ac \
+		x509ca x509crl x509ocsp; do
+		mkdir -p "$stage/etc/swanctl/$d"
+	done
+	for d in $dirs; do
+		cp -a "$d/usr/lib/ipsec/." "$stage/usr/lib/ipsec/"
+		[ ! -e "$d/usr/sbin/swanctl" ] || cp "$d/usr/sbin/swanctl" \
+			"$stage/usr/sbin/"
+	done
+	find "$stage/usr/lib/ipsec" "$stage/usr/sbin/swanctl" -type f |
+		while read -r f; do
+			file -b "$f" | grep -q '^ELF' || continue
+			LD_LIBRARY_PATH=$path ldd "$f" |
+				awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }'
+		done | grep -v "^$stage/" | sort -u | while read -r lib; do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+	# No library may be left out.
+	lib=$(find "$stage/usr/lib/ipsec" "$stage/usr/sbin/swanctl" -type f \
+		-exec env LD_LIBRARY_PATH="$path" ldd {} + \
+		2>/dev/null | grep 'not found' || true)
+	[ -z "$lib" ] || die "strongSwan lacks: $lib"
+	# glibc's pthread_cancel() dlopen()s libgcc_s (charon's and swanctl's
+	# threads at exit: "libgcc_s.so.1 must be installed").
+	lib=$(gcc -print-file-name=libgcc_s.so.1)
+	[ "$lib" != libgcc_s.so.1 ] || die "no libgcc_s.so.1"
+	cp -L "$lib" "$stage/lib/x86_64-linux-gnu/"
+	cat >"$stage/etc/strongswan.conf" <<-'EOF'
+	# run.sh --ike: only what an IKEv2 PSK tunnel with ChaCha20-Poly1305
+	# needs; charon is started by hand, its log in /tmp/charon.log.
+	swanctl {
+		load = random openssl
+	}
+	charon {
+		load = random nonce openssl sha2 hmac kdf kernel-netlink socket-default vici
+		install_routes = no
+		install_virtual_ip = no
+		plugins {
+			openssl {
+				load_legacy = no
+			}
+		}
+		filelog {
+			charon {
+				path = /tmp/charon.log
+				time_format = %s
+				default = 1
+				knl = 1
+				flush_line = yes
+			}
+		}
+	}
+	EOF
+}
+[ -z "$ike" ] || stage_strongswan
+
 cp "$here/guest-init.sh" "$stage/init"
 cp "$top_dir/tools/lib-posix.sh" "$stage/bin/"
 chmod 755 "$stage/init"
 
-pack_initramfs "$stage" "$cache/ipsec-initramfs" "$KVER-$role" 3
+pack_initramfs "$stage" "$cache/ipsec-initramfs" "$KVER-$role$ike" 3
