@@ -26,8 +26,12 @@
 #   --demo		set up the tunnel, ping a few sizes each way, show
 #			the ESP instance's drivers, stop (no bulk, no wrong
 #			keys): make demo
-#   --mib N		bulk transfer size each way, MiB (default 16; 4 KiB
-#			and 1 byte are added so that it ends mid-block)
+#   --ike		the SAs from strongSwan's charon (IKEv2, PSK, ESP
+#			chacha20poly1305-esn), rekeyed during the bulk
+#			transfers, instead of ip xfrm; x86-64 only (ike.sh)
+#   --mib N		bulk transfer size each way, MiB (default 16, with
+#			--ike 32; 4 KiB and 1 byte are added so that it ends
+#			mid-block)
 #   --timeout SECONDS	limit for the whole run's guests (default 1800)
 # CHACHA_SRC=DIR builds the module from DIR (tools/vm/build-module.sh; with
 # CHACHA_BUILD_TAG=name in a build directory of its own).
@@ -39,11 +43,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 
 usage() {
-	sed -n '4,34s/^# \{0,1\}//p' "$0"
+	sed -n '4,38s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 
-impl_a='?' kernel='' kernel_a='' kernel_b='' cpu_a='' cpu_b='' mib=16
+impl_a='?' kernel='' kernel_a='' kernel_b='' cpu_a='' cpu_b='' mib=''
 timeout=1800 mode=check modparams_a=-
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -56,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--mib) mib=$2 ;;
 	--timeout) timeout=$2 ;;
 	--demo) mode=demo; shift; continue ;;
+	--ike) mode=ike; shift; continue ;;
 	*) usage ;;
 	esac
 	shift 2
@@ -64,6 +69,10 @@ kernel_a=${kernel_a:-$kernel}
 [ -n "$kernel_a" ] || usage
 # B defaults to A's series on x86-64 when only A is named.
 kernel_b=${kernel_b:-${kernel:-${kernel_a%-arm64}}}
+if [ -z "$mib" ]; then
+	mib=16
+	[ $mode != ike ] || mib=32
+fi
 [[ $mib =~ ^[1-9][0-9]*$ ]] || usage
 # pauth-impdef: QEMU's cheap pointer authentication (the architected one
 # is emulated slowly), as in tools/vm/check-all.sh.
@@ -89,11 +98,18 @@ fi
 checks=(1 boot 2 link 3 sa 4 ping-a-to-b 5 ping-b-to-a 6 crypto-a
 	7 crypto-b 8 bulk-a-to-b 9 bulk-b-to-a 10 esp-counted
 	11 badkey-at-b 12 badkey-at-a 14 ktls 15 ktls-badkey 13 dmesg)
-[ $mode = check ] || checks=("${checks[@]:0:14}" 13 dmesg)
+[ $mode != demo ] || checks=("${checks[@]:0:14}" 13 dmesg)
+# strongSwan's (ike.sh): its own checks in the place of the ip xfrm ones.
+[ $mode != ike ] || checks=(1 boot 2 link 16 ike-badpsk 3 sa 4 ping-a-to-b
+	5 ping-b-to-a 6 crypto-a 7 crypto-b 17 esn 8 bulk-a-to-b 9 bulk-b-to-a
+	18 rekeys 19 esp-bytes 20 unload-refused 21 unload-after-terminate
+	13 dmesg)
+# shellcheck source=ike.sh
+. "$here/ike.sh"
 
 name=$kernel_a
 [ "$kernel_b" = "$kernel_a" ] || name+=-to-$kernel_b
-[ $mode = check ] || name=demo-$name
+[ $mode = check ] || name=$mode-$name
 out=$cache/ipsec-runs/$name${CHACHA_BUILD_TAG:+-$CHACHA_BUILD_TAG}
 rm -rf "$out"
 mkdir -p "$out"
@@ -129,10 +145,12 @@ if [ -n "$missing" ]; then
 	exit 1
 fi
 
+mkopt=()
+[ $mode != ike ] || mkopt=(--ike)
 {
 	ko=$("$vm_dir/build-module.sh" "$kernel_a") &&
-		initrd_a=$("$here/mkinitramfs.sh" "$kernel_a" "$ko") &&
-		initrd_b=$("$here/mkinitramfs.sh" "$kernel_b")
+		initrd_a=$("$here/mkinitramfs.sh" "${mkopt[@]}" "$kernel_a" "$ko") &&
+		initrd_b=$("$here/mkinitramfs.sh" "${mkopt[@]}" "$kernel_b")
 } 2>"$out/build.log" || {
 	tail -n 30 "$out/build.log" >&2
 	die "build failed (log: $out/build.log)"
@@ -434,19 +452,25 @@ r1=$(ping_sizes a $outer_b 64) || ok=1
 r2=$(ping_sizes b $outer_a 64) || ok=1
 verdict 2 $ok "plain ping over the socket netdev: A->B $r1, B->A $r2"
 
-# 3. sa: ESP SAs and policies on both sides.
-ok=0
-sa_a=$(setup_sas a 2>&1) || ok=1
-sa_b=$(setup_sas b 2>&1) || ok=1
-n_a=$(on a "ip xfrm state | grep -c 'rfc7539esp(chacha20,poly1305)'") || ok=1
-n_b=$(on b "ip xfrm state | grep -c 'rfc7539esp(chacha20,poly1305)'") || ok=1
-{ [ "$n_a" = 2 ] && [ "$n_b" = 2 ]; } || ok=1
-verdict 3 $ok "tunnel-mode SAs with rfc7539esp(chacha20,poly1305): A has" \
-	"${n_a:-?}, B has ${n_b:-?}${sa_a:+; A: $sa_a}${sa_b:+; B: $sa_b}"
+# 3. sa: ESP SAs and policies on both sides (--ike: 16 and 3 by charon).
+if [ $mode = ike ]; then
+	ike_sa
+else
+	ok=0
+	sa_a=$(setup_sas a 2>&1) || ok=1
+	sa_b=$(setup_sas b 2>&1) || ok=1
+	n_a=$(on a "ip xfrm state | grep -c 'rfc7539esp(chacha20,poly1305)'") ||
+		ok=1
+	n_b=$(on b "ip xfrm state | grep -c 'rfc7539esp(chacha20,poly1305)'") ||
+		ok=1
+	{ [ "$n_a" = 2 ] && [ "$n_b" = 2 ]; } || ok=1
+	verdict 3 $ok "tunnel-mode SAs with rfc7539esp(chacha20,poly1305): A" \
+		"has ${n_a:-?}, B has ${n_b:-?}${sa_a:+; A: $sa_a}${sa_b:+; B: $sa_b}"
+fi
 
 # 4, 5. ping through the tunnel, both ways.
 sizes="1 64 255 256 257 511 1024 1400"
-[ $mode = check ] || sizes="64 300 1400"	# the demo: short
+[ $mode != demo ] || sizes="64 300 1400"	# the demo: short
 ok=0
 # shellcheck disable=SC2086 # the word list
 r=$(ping_sizes a $inner_b $sizes) || ok=1
@@ -600,6 +624,7 @@ if [ $mode = check ]; then
 	[[ $r2 == "RESULT OK: wrong receive key"* ]] || ok=1
 	verdict 15 $ok "wrong key at A: ${r1:-?}; wrong key at B: ${r2:-?}"
 fi
+[ $mode != ike ] || ike_checks
 
 # 13. no kernel report (tools/lib-posix.sh: a warning, BUG, Oops, UBSAN,
 # kCFI, failed self-test...) in either kernel: its dmesg, and its console
