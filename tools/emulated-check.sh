@@ -8,13 +8,13 @@
 #	Bochs rows on 6.1 (tools/bochs/check-all.sh --rows); kunit/'s
 #	compiles against Debian's headers; cryptsetup's own tests, their
 #	ChaCha lines, on 6.1 and 6.12 (tools/peer-tests/run.sh --chacha);
-#	the IPsec rows 6.1, 6.12 and arm64 6.1 against x86-64 6.1
-#	(tools/ipsec/check-all.sh --rows, one job a row);
+#	the IPsec rows 6.1 (strongSwan), 6.12 and arm64 6.1 against
+#	x86-64 6.1 (tools/ipsec/check-all.sh --job, one job a row);
 #   on the 7.3 kernels built here: the VM rows (x86-64, arm64), KUnit
 #	(tools/kunit/check-all.sh --only: x86-64 on -cpu max, arm64; not
 #	qemu64, make kunit's only), the Bochs row with the default
 #	implementation (not 7.3-impl: make bochs) and KUnit under Bochs, the
-#	IPsec row.
+#	IPsec rows (ip xfrm, strongSwan).
 # A lane takes the first job in that queue (7.3's first, the longest
 # first) that may run.  Each job's output is printed whole when it ends;
 # then a table of the jobs, "kernel tests took N s" and "N passed, N
@@ -57,8 +57,8 @@ job vm-7.3-arm64 kernels "VM rows, 7.3 arm64" \
 	"vm/check-all.sh --job vm-7.3-arm64"
 job kunit-arm64 kernels "KUnit, 7.3 arm64" \
 	"kunit/check-all.sh --job kunit-arm64"
-[ "$ipsec" != 1 ] || job ipsec-7.3 kernels "IPsec, 7.3" \
-	"ipsec/check-all.sh --job ipsec-7.3"
+[ "$ipsec" != 1 ] || job ipsec-7.3 kernels \
+	"IPsec, 7.3, ip xfrm and strongSwan" "ipsec/check-all.sh --job ipsec-7.3"
 [ "$bochs" != 1 ] || job bochs-6.1 - "AVX-512 under Bochs, 6.1" \
 	"bochs/check-all.sh --job bochs-6.1"
 job vm-debian - "VM rows, Debian's x86-64 kernels" \
@@ -68,7 +68,8 @@ job vm-debian-arm64 - "VM rows, Debian's arm64 kernels" \
 if [ "$ipsec" = 1 ]; then
 	job ipsec-6.1-arm64 - "IPsec, A arm64 6.1, B x86-64 6.1" \
 		"ipsec/check-all.sh --job ipsec-6.1-arm64"
-	job ipsec-6.1 - "IPsec, 6.1" "ipsec/check-all.sh --job ipsec-6.1"
+	job ipsec-6.1 - "IPsec, 6.1, strongSwan" \
+		"ipsec/check-all.sh --job ipsec-6.1"
 	job ipsec-6.12 - "IPsec, 6.12" "ipsec/check-all.sh --job ipsec-6.12"
 fi
 if [ "$peer" = 1 ]; then

@@ -4,7 +4,7 @@
 # check-all.sh [--rows "ROW ..." | --job JOB] [run.sh options]
 #
 # run.sh for each ipsec row of tools/rows, one after the other, then a
-# table (kernels, A's CPU, checks passed and failed, time) and a last line
+# table (rows, A's CPU, checks passed and failed, time) and a last line
 # "N passed, N failed" counting checks; exits non-zero if any failed.  A
 # row's kernel is KERNEL (both guests on it) or A_KERNEL:B_KERNEL;
 # --rows or CHACHA_IPSEC_ROWS picks rows by it, --job by make check's
@@ -15,6 +15,8 @@
 #   6.1-arm64:6.1	A on arm64 (NEON, chacha20-neon-oot) against B on
 #			x86-64 (chacha20-simd): two architectures' ChaCha
 #			on one wire
+# A row's options are run.sh's: ike for --ike (strongSwan's SAs, 16
+# checks), mib=N for --mib N.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
@@ -27,19 +29,22 @@ case ${1:-} in
 esac
 [ -z "$kernels" ] || sel+=("kernel=$kernels")
 picked=$(rows "${sel[@]}") || exit 1
-rows=$(awk '{ print $4 }' <<<"$picked")
-nchecks=15	# run.sh's checks (1-13, and kTLS: 14, 15)
+mapfile -t picked <<<"$picked"
 total_pass=0 total_fail=0 table=()
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 t0=$(now)
-for row in $rows; do
-	ka=${row%%:*} kb=''
-	[ "$row" = "$ka" ] || kb=${row#*:}
-	echo "=== IPsec: A $ka (module), B ${kb:-$ka} (in-tree)"
+for line in "${picked[@]}"; do
+	row_args "$line"
+	ka=${kernel%%:*} kb=''
+	[ "$kernel" = "$ka" ] || kb=${kernel#*:}
+	# run.sh's checks: 1-13 and kTLS's 14, 15; with --ike, 16 of its own.
+	nchecks=15
+	[[ " ${options[*]} " != *" ike "* ]] || nchecks=16
+	echo "=== IPsec: A $ka (module), B ${kb:-$ka} (in-tree)${options[*]:+, ${options[*]}}"
 	t=$(now)
-	"$here/run.sh" --kernel-a "$ka" ${kb:+--kernel-b "$kb"} "$@" 2>&1 |
-		tee "$out" || true
+	"$here/run.sh" --kernel-a "$ka" ${kb:+--kernel-b "$kb"} "${args[@]}" \
+		"$@" 2>&1 | tee "$out" || true
 	# Count what run.sh printed, not its exit status: a run that dies
 	# half-way has its missing checks counted as failed.
 	pass=$(grep -o '^CHECK [0-9]* [^:]*: PASS' "$out" |
@@ -48,12 +53,12 @@ for row in $rows; do
 	cpu=$(sed -n 's/^IPSEC A=[^ ]* -cpu \([^ ]*\) .*/\1/p' "$out")
 	total_pass=$((total_pass + pass))
 	total_fail=$((total_fail + fail))
-	table+=("$(printf '%-22s %-22s %6s %6s %5ss' "${ka}${kb:+ -> $kb}" \
+	table+=("$(printf '%-22s %-22s %6s %6s %5ss' "$name" \
 		"${cpu:-?}" "$pass" "$fail" "$(($(now) - t))")")
 done
 
 echo
-printf '%-22s %-22s %6s %6s %6s\n' "kernel (A -> B)" "A cpu" passed failed \
+printf '%-22s %-22s %6s %6s %6s\n' row "A cpu" passed failed \
 	time
 printf '%s\n' "${table[@]}"
 echo "total time $(($(now) - t0)) s"
