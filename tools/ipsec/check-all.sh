@@ -50,7 +50,7 @@ for line in "${picked[@]}"; do
 	pass=$(grep -o '^CHECK [0-9]* [^:]*: PASS' "$out" |
 		cut -d' ' -f2 | sort -u | wc -l) || true
 	fail=$((nchecks - pass))
-	cpu=$(sed -n 's/^IPSEC A=[^ ]* -cpu \([^ ]*\) .*/\1/p' "$out")
+	cpu=$(sed -n 's/^IPSEC [a-z ]*A=[^ ]* -cpu \([^ ]*\) .*/\1/p' "$out")
 	total_pass=$((total_pass + pass))
 	total_fail=$((total_fail + fail))
 	table+=("$(printf '%-22s %-22s %6s %6s %5ss' "$name" \
