@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh [--ike] KERNEL [KO]
+# mkinitramfs.sh [--ike|--load] KERNEL [KO]
 #
 # The IPsec guests' initramfs, printed as a path: static busybox, iproute2's
 # `ip` and kmod (Debian's binaries with their shared libraries and the
@@ -14,20 +14,25 @@
 # the module, so nothing can load it (guest B).  Cached by content hash under
 # $CHACHA_CACHE/ipsec-initramfs.  --ike (x86-64 only) adds strongSwan from
 # Debian 12's packages (stage_strongswan below), for run.sh --ike; without
-# it the image is the same as before.
+# it the image is the same as before.  --load (x86-64 only) adds
+# ymm-check and guest-load.sh, for run.sh --load.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
 
-ike=''
-[ "${1:-}" != --ike ] || { ike=-ike; shift; }
-kernel=${1:?usage: $0 [--ike] KERNEL [chacha20_simd.ko]}
+ike='' load=''
+case ${1:-} in
+--ike) ike=-ike; shift ;;
+--load) load=-load; shift ;;
+esac
+kernel=${1:?usage: $0 [--ike|--load] KERNEL [chacha20_simd.ko]}
 ko=${2:-}
 load_kernel "$kernel"
 role=b
 [ -z "$ko" ] || role=a
 [ -z "$ike" ] || [ "$KARCH" = amd64 ] || die "--ike: x86-64 guests only"
+[ -z "$load" ] || [ "$KARCH" = amd64 ] || die "--load: x86-64 guests only"
 
 # ESP and the AEAD it asks for (seqiv(rfc7539esp(chacha20,poly1305)); seqiv
 # takes its salt from the default "stdrng", a DRBG (hmac(sha512) seeded by
@@ -50,7 +55,7 @@ want="esp4 xfrm_user xfrm_algo seqiv ecb crypto_null drbg jitterentropy_rng
 	chacha-neon libchacha poly1305_generic poly1305-neon
 	tls virtio_net virtio_pci virtio_console"
 
-stage=$cache/ipsec-stage-$KVER-$role$ike
+stage=$cache/ipsec-stage-$KVER-$role$ike$load
 exec 9>"$stage.lock"
 flock 9
 rm -rf "$stage"
@@ -172,8 +177,18 @@ stage_strongswan() {
 }
 [ -z "$ike" ] || stage_strongswan
 
+# run.sh --load: the vector register checker (static, built here with
+# gcc, one build at a time) and the guests' loops.
+if [ -n "$load" ]; then
+	flock "$cache/ymm-check.lock" make -s -f "$here/ymm-check.mk" \
+		YMM_CHECK="$cache/ymm-check" >&2 || die "ymm-check does not build"
+	cp "$cache/ymm-check" "$stage/bin/ymm-check"
+	cp "$here/guest-load.sh" "$stage/bin/guest-load.sh"
+	chmod 755 "$stage/bin/guest-load.sh"
+fi
+
 cp "$here/guest-init.sh" "$stage/init"
 cp "$top_dir/tools/lib-posix.sh" "$stage/bin/"
 chmod 755 "$stage/init"
 
-pack_initramfs "$stage" "$cache/ipsec-initramfs" "$KVER-$role$ike" 3
+pack_initramfs "$stage" "$cache/ipsec-initramfs" "$KVER-$role$ike$load" 3
