@@ -29,6 +29,10 @@
 #   --ike		the SAs from strongSwan's charon (IKEv2, PSK, ESP
 #			chacha20poly1305-esn), rekeyed during the bulk
 #			transfers, instead of ip xfrm; x86-64 only (ike.sh)
+#   --load		both guests at -smp 4; for 60 s 4 TCP flows each
+#			way, pings of every size, and a ymm register
+#			checker on each of A's CPUs; A's AEAD requests
+#			counted by kprobe events; x86-64 only (load.sh)
 #   --mib N		bulk transfer size each way, MiB (default 16, with
 #			--ike 32; 4 KiB and 1 byte are added so that it ends
 #			mid-block)
@@ -43,7 +47,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 
 usage() {
-	sed -n '4,38s/^# \{0,1\}//p' "$0"
+	sed -n '4,42s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 
@@ -61,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2 ;;
 	--demo) mode=demo; shift; continue ;;
 	--ike) mode=ike; shift; continue ;;
+	--load) mode=load; shift; continue ;;
 	*) usage ;;
 	esac
 	shift 2
@@ -104,8 +109,13 @@ checks=(1 boot 2 link 3 sa 4 ping-a-to-b 5 ping-b-to-a 6 crypto-a
 	5 ping-b-to-a 6 crypto-a 7 crypto-b 17 esn 8 bulk-a-to-b 9 bulk-b-to-a
 	18 rekeys 19 esp-bytes 20 unload-refused 21 unload-after-terminate
 	13 dmesg)
+# The load (load.sh): its checks after the pings and the drivers.
+[ $mode != load ] || checks=("${checks[@]:0:14}" 22 load-flows 23 load-regs
+	24 load-xfrm 25 load-requests 13 dmesg)
 # shellcheck source=ike.sh
 . "$here/ike.sh"
+# shellcheck source=load.sh
+. "$here/load.sh"
 
 name=$kernel_a
 [ "$kernel_b" = "$kernel_a" ] || name+=-to-$kernel_b
@@ -147,6 +157,7 @@ fi
 
 mkopt=()
 [ $mode != ike ] || mkopt=(--ike)
+[ $mode != load ] || mkopt=(--load)
 {
 	ko=$("$vm_dir/build-module.sh" "$kernel_a") &&
 		initrd_a=$("$here/mkinitramfs.sh" "${mkopt[@]}" "$kernel_a" "$ko") &&
@@ -175,7 +186,7 @@ start_guest() { # NAME CPU INITRD LOCALPORT PEERPORT MAC
 	# run): it would fuzz the kernel's own drivers, B's only ones.
 	[ "$g" != b ] || [ "${kver[$g]%%.*}" -lt 7 ] ||
 		args+=" $noslowtests"
-	qemu_cmd "${karch[$g]}" "$2" 1 512M
+	qemu_cmd "${karch[$g]}" "$2" "$vcpus" 512M
 	# The console's -serial comes first: the machine's first UART.
 	qemu+=(-serial "file:$out/console-$g.log")
 	# shellcheck disable=SC2054 # the commas are QEMU's
@@ -625,6 +636,7 @@ if [ $mode = check ]; then
 	verdict 15 $ok "wrong key at A: ${r1:-?}; wrong key at B: ${r2:-?}"
 fi
 [ $mode != ike ] || ike_checks
+[ $mode != load ] || load_checks
 
 # 13. no kernel report (tools/lib-posix.sh: a warning, BUG, Oops, UBSAN,
 # kCFI, failed self-test...) in either kernel: its dmesg, and its console

@@ -1,0 +1,266 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2154 # run.sh's variables
+#
+# run.sh --load: both guests at -smp 4, the SAs from ip xfrm as in the
+# plain mode, and then for load_secs (60) seconds at once, through the
+# tunnel:
+#   - 4 TCP flows each way (guest-load.sh tx and rx: one KiB file per
+#     flow sent again and again, each copy's SHA-256 taken at the
+#     receiver and compared with the sender's);
+#   - pings of every size from 1 to 1400 bytes, two loops from each guest
+#     walking the sizes in turn;
+#   - on each of A's 4 CPUs ymm-check, pinned there: ymm0-ymm15 hold
+#     known values, checked without pause, so that the softirq encryption
+#     on that CPU runs on top of live user vector state.
+# A's AEAD requests are counted by kprobe events in the module's
+# chachapoly_small() and chachapoly_walk(), each at the instruction after
+# its one call of irq_fpu_usable() (crypto_simd_usable()), with a hist
+# trigger keyed on common_flags (TRACE_FLAG_SOFTIRQ) and on that call's
+# result (%al): every request that gets past chachapoly_check_ad() takes
+# exactly one of the two, once.  Sourced by run.sh; the checks:
+#   22 load-flows	every copy of every flow arrived whole (SHA-256 and
+#			size equal), and each flow sent at least one
+#   23 load-regs	every ymm-check ran the whole time (still running at
+#			the end, iterations > 0) and saw no change
+#   24 load-xfrm	XfrmInStateProtoError and XfrmInNoStates unchanged on
+#			both guests
+#   25 load-requests	the hist triggers' counts: requests, in softirq,
+#			without SIMD (at least one request)
+
+# shellcheck disable=SC2034 # run.sh's qemu_cmd takes it
+vcpus=1
+if [ "$mode" = load ]; then
+	vcpus=4
+	if [ "$(kernel_arch "$kernel_a")" != amd64 ] ||
+		[ "$(kernel_arch "$kernel_b")" != amd64 ]; then
+		die "--load: x86-64 guests only"
+	fi
+fi
+load_secs=60
+load_kib=256
+# TRACE_FLAG_SOFTIRQ of include/linux/trace_events.h.
+trace_softirq=16
+
+# fpu_probe_sites KO: "FUNCTION OFFSET" for each call of irq_fpu_usable()
+# in the module's chachapoly_small() and chachapoly_walk() (a constprop
+# clone's name too): OFFSET is that of the instruction after the call,
+# where %al holds its result.
+fpu_probe_sites() {
+	local fn start at
+	objdump -dr "$1" | awk '
+		/^[0-9a-f]+ <.*>:$/ {
+			fn = substr($2, 2, length($2) - 3); start = $1; next
+		}
+		want && /^ *[0-9a-f]+:\t/ {
+			sub(/:.*/, "", $1); print fn, start, $1; want = 0
+		}
+		/R_X86_64_PLT32\tirq_fpu_usable-0x4/ &&
+			fn ~ /^chachapoly_(small|walk)/ { want = 1 }' |
+		while read -r fn start at; do
+			printf '%s 0x%x\n' "$fn" $((0x$at - 0x$start))
+		done
+}
+
+# trace_setup: A's kprobe events aead_N at those sites, each with a hist
+# trigger keyed on common_flags and simd (%al); prints the sites.
+trace_setup() {
+	local sites cmd n=0 fn off
+	sites=$(fpu_probe_sites "$ko")
+	cmd="grep -q ' /sys/kernel/tracing ' /proc/mounts || mount -t tracefs"
+	cmd+=" tracefs /sys/kernel/tracing && cd /sys/kernel/tracing"
+	while read -r fn off; do
+		[ -n "$fn" ] || continue
+		cmd+=" && echo 'p:aead_$n chacha20_simd:$fn+$off simd=%ax:u8'"
+		cmd+=" >>kprobe_events && echo 'hist:keys=common_flags,simd'"
+		cmd+=" >events/kprobes/aead_$n/trigger"
+		cmd+=" && echo 1 >events/kprobes/aead_$n/enable"
+		n=$((n + 1))
+	done <<<"$sites"
+	[ $n -gt 0 ] || { echo "no irq_fpu_usable() call found in $ko"; return 1; }
+	on a "$cmd" >/dev/null || return 1
+	paste -sd' ' <<<"$sites"
+}
+
+# trace_counts: from A's hist files, "requests softirq nosimd
+# nosimd_in_softirq dropped" (dropped: events the hist tables had no room
+# for, summed)
+trace_counts() {
+	on a "cat /sys/kernel/tracing/events/kprobes/aead_*/hist" |
+		awk -v sb="$trace_softirq" '
+		/hitcount:/ {
+			f = $0; sub(/.*common_flags: */, "", f); f += 0
+			s = $0; sub(/.*simd: */, "", s); s += 0
+			h = $0; sub(/.*hitcount: */, "", h); h += 0
+			n += h
+			if (int(f / sb) % 2) soft += h
+			if (!s) nosimd += h
+			if (!s && int(f / sb) % 2) nosoft += h
+		}
+		/^ *Dropped:/ { drop += $2 }
+		END { print n + 0, soft + 0, nosimd + 0, nosoft + 0, drop + 0 }'
+}
+
+# xfrm_two G: "XfrmInStateProtoError XfrmInNoStates" of guest G
+xfrm_two() {
+	on "$1" "awk '\$1 == \"XfrmInStateProtoError\" { e = \$2 }" \
+		"\$1 == \"XfrmInNoStates\" { n = \$2 } END { print e, n }'" \
+		"/proc/net/xfrm_stat"
+}
+
+# sa_packets: the packets A's SAs carried, both together
+sa_packets() {
+	on a "ip -s xfrm state" | awk '
+		want { p += $2; want = 0 }
+		/lifetime current:/ { want = 1 }
+		END { print p + 0 }'
+}
+
+# flow_result G_TX G_RX PORT: "OK sent N" or "BAD ..." for one flow
+flow_result() {
+	local want res got i
+	want=$(on "$1" "cat /tmp/txsum-$3") || want='?'
+	res=$(on "$1" "cat /tmp/txres-$3") || res='?'
+	# The last copy may still be on its way: up to 30 s for the receiver
+	# to have as many as the sender sent.
+	for i in $(seq 15); do
+		got=$(on "$2" "cat /tmp/sums-$3") || got=''
+		[ "$(grep -c . <<<"$got")" -lt "$(cut -d' ' -f2 <<<"$res")" ] ||
+			break
+		[ "$i" = 15 ] || sleep 2
+	done
+	if [[ $res =~ ^sent\ ([1-9][0-9]*)\ refused\ [0-9]+$ ]] &&
+		[ "$(grep -c . <<<"$got")" = "${BASH_REMATCH[1]}" ] &&
+		! grep -qvxF -- "$want" <<<"$got"; then
+		echo "OK ${BASH_REMATCH[1]}"
+	else
+		echo "BAD port $3: $res, received $(grep -c . <<<"$got")," \
+			"$(grep -cvxF -- "$want" <<<"$got") of them differing"
+	fi
+}
+
+load_checks() {
+	local x0_a x0_b x1_a x1_b sites p r g ok bad n regs t0 t1 pings st dst
+	local s u us d pk0
+
+	x0_a=$(xfrm_two a) || x0_a='?'
+	x0_b=$(xfrm_two b) || x0_b='?'
+	sites=$(trace_setup) || sites="none: $sites"
+	pk0=$(sa_packets) || pk0=''
+	echo "trace sites: $sites" >>"$out/session.log"
+
+	t0=$(now)
+	# The register checkers first, so that everything after runs on top.
+	on a "for c in 0 1 2 3; do (ymm-check \$c >/tmp/ymm-\$c.out 2>&1;" \
+		"echo \$? >/tmp/ymm-\$c.rc) & done; sleep 1; cat /tmp/ymm-*.out" \
+		>/dev/null || true
+	for p in 5101 5102 5103 5104; do
+		on b "guest-load.sh rx $p" >/dev/null || true
+	done
+	for p in 5201 5202 5203 5204; do
+		on a "guest-load.sh rx $p" >/dev/null || true
+	done
+	for p in 5101 5102 5103 5104; do
+		on a "guest-load.sh tx $inner_b $p $load_kib $load_secs" \
+			>/dev/null || true
+	done
+	for p in 5201 5202 5203 5204; do
+		on b "guest-load.sh tx $inner_a $p $load_kib $load_secs" \
+			>/dev/null || true
+	done
+	# Pings: 4 loops in each guest, each from its own eighth of the
+	# sizes upwards.
+	for g in 0 1 2 3 4 5 6 7; do
+		r=a dst=$inner_b
+		[ $g -lt 4 ] || r=b dst=$inner_a
+		on $r "guest-load.sh ping $dst $((g * 175 + 1)) 1 $load_secs" \
+			"$r$g" >/dev/null || true
+	done
+
+	# The senders and pings stop by themselves after load_secs; wait for
+	# all of them (up to 180 s more).
+	for g in a b; do
+		on "$g" -t $((load_secs + 240)) "i=0; while [ \$i -lt" \
+			"$((load_secs + 180)) ] && [ \$(ls /tmp/txres-* /tmp/ping-*.res" \
+			"2>/dev/null | wc -l) -lt 8 ]; do sleep 1; i=\$((i + 1)); done" \
+			>/dev/null || true
+	done
+	t1=$(now)
+
+	# 23. the register checkers: each still running, then stopped.
+	regs=$(on a "for c in 0 1 2 3; do if [ -e /tmp/ymm-\$c.rc ]; then" \
+		"echo \"cpu \$c ended early, status \$(cat /tmp/ymm-\$c.rc)\"; fi;" \
+		"done; kill \$(pidof ymm-check) 2>/dev/null; i=0; while [ \$i -lt" \
+		"30 ] && [ \$(ls /tmp/ymm-*.rc 2>/dev/null | wc -l) -lt 4 ]; do sleep 1;" \
+		"i=\$((i + 1)); done; for c in 0 1 2 3; do echo" \
+		"\"rc=\$(cat /tmp/ymm-\$c.rc 2>/dev/null)\" \$(tail -n 1" \
+		"/tmp/ymm-\$c.out); done") || true
+	echo "$regs" >"$out/ymm-check.log"
+
+	# 22. the flows.
+	ok=0 bad='' n=0
+	for p in 5101 5102 5103 5104 5201 5202 5203 5204; do
+		if [ "${p:1:1}" = 1 ]; then
+			r=$(flow_result a b "$p")
+		else
+			r=$(flow_result b a "$p")
+		fi
+		case $r in
+		"OK "*) n=$((n + ${r#OK })) ;;
+		*) ok=1 bad+="; $r" ;;
+		esac
+	done
+	pings=$(for g in a0 a1 a2 a3 b4 b5 b6 b7; do
+		on "${g:0:1}" "cat /tmp/ping-$g.res" || echo "$g ?"
+	done | awk '
+		# Each loop pinged sizes first, first + 1, ... (past 1400: 1).
+		{
+			for (i = 0; i < $4; i++)
+				seen[($2 - 1 + i) % 1400 + 1] = 1
+			n += $4; s += $6; r += $8
+		}
+		END {
+			for (i in seen)
+				d++
+			print n + 0, "ping runs (2 each) of", d + 0,
+				"distinct sizes of 1-1400,", s + 0, "sent,",
+				r + 0, "answered"
+		}')
+	# The receivers' last nc -l waits for a connection that never comes.
+	for g in a b; do
+		on "$g" "touch /tmp/load.stop; kill \$(pidof nc) 2>/dev/null;" \
+			"true" >/dev/null || true
+	done
+	verdict 22 $ok "8 flows (4 each way, $load_kib KiB a copy) for" \
+		"$load_secs s: $n copies arrived, every SHA-256 equal to the" \
+		"sender's${bad}; beside them $pings; load phase $((t1 - t0)) s"
+
+	# 23.
+	ok=0
+	[ "$(grep -c '^rc=0 ymm-check cpu [0-3]: OK [1-9][0-9]* iterations' \
+		<<<"$regs")" = 4 ] || ok=1
+	! grep -q 'ended early' <<<"$regs" || ok=1
+	verdict 23 $ok "$(sed -E 's/^rc=([0-9]*) ymm-check (.*)/\2 (exit \1)/' \
+		<<<"$regs" | paste -sd';')"
+
+	# 24.
+	x1_a=$(xfrm_two a) || x1_a='?'
+	x1_b=$(xfrm_two b) || x1_b='?'
+	ok=0
+	{ [[ $x0_a =~ ^[0-9]+\ [0-9]+$ ]] && [ "$x1_a" = "$x0_a" ] &&
+		[[ $x0_b =~ ^[0-9]+\ [0-9]+$ ]] && [ "$x1_b" = "$x0_b" ]; } ||
+		ok=1
+	verdict 24 $ok "XfrmInStateProtoError XfrmInNoStates: A $x0_a ->" \
+		"$x1_a, B $x0_b -> $x1_b"
+
+	# 25. A's requests, from the hist triggers; and for comparison the
+	# packets A's SAs carried meanwhile (one request each).
+	r=$(trace_counts) || r=''
+	st=$(sa_packets) || st=''
+	[[ $st =~ ^[0-9]+$ && $pk0 =~ ^[0-9]+$ ]] && st=$((st - pk0)) || st='?'
+	ok=0
+	[[ $r =~ ^[1-9][0-9]*\ [0-9]+\ [0-9]+\ [0-9]+\ 0$ ]] || ok=1
+	read -r n s u us d <<<"${r:-? ? ? ? ?}"
+	verdict 25 $ok "requests: $n, in softirq $s, without SIMD $u" \
+		"($us of them in softirq; hist entries dropped $d; kprobes at" \
+		"$sites; packets A's SAs carried meanwhile: $st)"
+}
