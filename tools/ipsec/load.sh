@@ -77,7 +77,12 @@ trace_setup() {
 		n=$((n + 1))
 	done <<<"$sites"
 	[ $n -gt 0 ] || { echo "no irq_fpu_usable() call found in $ko"; return 1; }
-	on a "$cmd" >/dev/null || return 1
+	# (7.3's test kernel has neither kprobes nor ftrace.)
+	if ! on a "$cmd" >/dev/null; then
+		echo "A's kernel took no kprobe event or hist trigger (does it" \
+			"have CONFIG_KPROBE_EVENTS and CONFIG_HIST_TRIGGERS?)"
+		return 1
+	fi
 	paste -sd' ' <<<"$sites"
 }
 

@@ -3,7 +3,7 @@
 #
 # run.sh --kernel K | --kernel-a K [--kernel-b K] [options]
 #
-# Two QEMU guests (TCG, one vCPU each), joined only by a QEMU UDP socket
+# Two QEMU guests (TCG, one vCPU each; four with --load), joined only by a QEMU UDP socket
 # netdev (no host network), talk ESP with rfc7539esp(chacha20,poly1305) in
 # tunnel mode.  Guest A runs chacha20_simd (its own rfc7539esp AEAD, on
 # arm64 too: there priority= registers it), guest B only
