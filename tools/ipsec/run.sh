@@ -3,8 +3,9 @@
 #
 # run.sh --kernel K | --kernel-a K [--kernel-b K] [options]
 #
-# Two QEMU guests (TCG, one vCPU each; four with --load), joined only by a QEMU UDP socket
-# netdev (no host network), talk ESP with rfc7539esp(chacha20,poly1305) in
+# Two QEMU guests (TCG, one vCPU each; four with --load), joined only by
+# a QEMU UDP socket netdev (no host network), talk ESP with
+# rfc7539esp(chacha20,poly1305) in
 # tunnel mode.  Guest A runs chacha20_simd (its own rfc7539esp AEAD, on
 # arm64 too: there priority= registers it), guest B only
 # the kernel's own drivers (its image holds no module).  The host drives both through a
@@ -47,7 +48,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 
 usage() {
-	sed -n '4,42s/^# \{0,1\}//p' "$0"
+	sed -n '4,43s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NREGS	16
 #define QWORDS	(NREGS * 4)
@@ -130,7 +131,8 @@ int main(int argc, char **argv)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set) || sched_getcpu() != cpu) {
-		printf("ymm-check cpu %d: cannot pin to it\n", cpu);
+		printf("ymm-check cpu %d: cannot pin to it (%ld CPUs online)\n",
+		       cpu, sysconf(_SC_NPROCESSORS_ONLN));
 		return 2;
 	}
 	memset(&sa, 0, sizeof(sa));
