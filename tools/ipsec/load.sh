@@ -226,7 +226,7 @@ load_checks() {
 		END {
 			for (i in seen)
 				d++
-			print n + 0, "ping runs (2 each) of", d + 0,
+			print n + 0, "runs of ping -c 2 -A, of", d + 0,
 				"distinct sizes of 1-1400,", s + 0, "sent,",
 				r + 0, "answered"
 		}')
