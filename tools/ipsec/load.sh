@@ -73,6 +73,8 @@ trace_setup() {
 		cmd+=" && echo 'p:aead_$n chacha20_simd:$fn+$off simd=%ax:u8'"
 		cmd+=" >>kprobe_events && echo 'hist:keys=common_flags,simd'"
 		cmd+=" >events/kprobes/aead_$n/trigger"
+		cmd+=" && echo 'hist:keys=cpu,common_flags'"
+		cmd+=" >>events/kprobes/aead_$n/trigger"
 		cmd+=" && echo 1 >events/kprobes/aead_$n/enable"
 		n=$((n + 1))
 	done <<<"$sites"
@@ -87,11 +89,19 @@ trace_setup() {
 }
 
 # trace_counts: from A's hist files, "requests softirq nosimd
-# nosimd_in_softirq dropped" (dropped: events the hist tables had no room
-# for, summed)
+# nosimd_in_softirq dropped cpu0:S0 1:S1 2:S2 3:S3" (dropped: events the
+# hist tables had no room for, summed; SN: the requests in softirq on CPU
+# N, from a second trigger keyed on the CPU)
 trace_counts() {
 	on a "cat /sys/kernel/tracing/events/kprobes/aead_*/hist" |
 		awk -v sb="$trace_softirq" '
+		/hitcount:/ && /{ cpu: / {
+			f = $0; sub(/.*common_flags: */, "", f); f += 0
+			c = $0; sub(/.*{ cpu: */, "", c); c += 0
+			h = $0; sub(/.*hitcount: */, "", h); h += 0
+			if (int(f / sb) % 2) bycpu[c] += h
+			next
+		}
 		/hitcount:/ {
 			f = $0; sub(/.*common_flags: */, "", f); f += 0
 			s = $0; sub(/.*simd: */, "", s); s += 0
@@ -102,7 +112,12 @@ trace_counts() {
 			if (!s && int(f / sb) % 2) nosoft += h
 		}
 		/^ *Dropped:/ { drop += $2 }
-		END { print n + 0, soft + 0, nosimd + 0, nosoft + 0, drop + 0 }'
+		END {
+			printf "%d %d %d %d %d", n, soft, nosimd, nosoft, drop
+			for (c = 0; c < 4; c++)
+				printf " %s%d:%d", c ? "" : "cpu", c, bycpu[c]
+			print ""
+		}'
 }
 
 # xfrm_two G: "XfrmInStateProtoError XfrmInNoStates" of guest G
@@ -145,7 +160,7 @@ flow_result() {
 
 load_checks() {
 	local x0_a x0_b x1_a x1_b sites p r g ok bad n regs t0 t1 pings st dst
-	local s u us d pk0
+	local s u us d pk0 bc
 
 	x0_a=$(xfrm_two a) || x0_a='?'
 	x0_b=$(xfrm_two b) || x0_b='?'
@@ -263,9 +278,10 @@ load_checks() {
 	st=$(sa_packets) || st=''
 	[[ $st =~ ^[0-9]+$ && $pk0 =~ ^[0-9]+$ ]] && st=$((st - pk0)) || st='?'
 	ok=0
-	[[ $r =~ ^[1-9][0-9]*\ [0-9]+\ [0-9]+\ [0-9]+\ 0$ ]] || ok=1
-	read -r n s u us d <<<"${r:-? ? ? ? ?}"
+	[[ $r =~ ^[1-9][0-9]*\ [0-9]+\ [0-9]+\ [0-9]+\ 0\  ]] || ok=1
+	read -r n s u us d bc <<<"${r:-? ? ? ? ? ?}"
 	verdict 25 $ok "requests: $n, in softirq $s, without SIMD $u" \
-		"($us of them in softirq; hist entries dropped $d; kprobes at" \
+		"($us of them in softirq; in softirq by CPU: $bc;" \
+		"hist entries dropped $d; kprobes at" \
 		"$sites; packets A's SAs carried meanwhile: $st)"
 }
