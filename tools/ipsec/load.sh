@@ -16,8 +16,8 @@
 # chachapoly_small() and chachapoly_walk(), each at the instruction after
 # its one call of irq_fpu_usable() (crypto_simd_usable()), with a hist
 # trigger keyed on common_flags (TRACE_FLAG_SOFTIRQ) and on that call's
-# result (%al): every request that gets past chachapoly_check_ad() takes
-# exactly one of the two, once.  Sourced by run.sh; the checks:
+# result (%al), and a second one keyed on the CPU: every request that gets
+# past chachapoly_check_ad() takes exactly one of the two, once.  Sourced by run.sh; the checks:
 #   22 load-flows	every copy of every flow arrived whole (SHA-256 and
 #			size equal), and each flow sent at least one
 #   23 load-regs	every ymm-check ran the whole time (still running at
@@ -25,7 +25,8 @@
 #   24 load-xfrm	XfrmInStateProtoError and XfrmInNoStates unchanged on
 #			both guests
 #   25 load-requests	the hist triggers' counts: requests, in softirq,
-#			without SIMD (at least one request)
+#			without SIMD, in softirq by CPU (at least one
+#			request, none dropped)
 
 # shellcheck disable=SC2034 # run.sh's qemu_cmd takes it
 vcpus=1
