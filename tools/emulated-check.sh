@@ -8,7 +8,7 @@
 #	Bochs rows on 6.1 (tools/bochs/check-all.sh --rows); kunit/'s
 #	compiles against Debian's headers; cryptsetup's own tests, their
 #	ChaCha lines, on 6.1 and 6.12 (tools/peer-tests/run.sh --chacha);
-#	the IPsec rows 6.1 (strongSwan), 6.12 and arm64 6.1 against
+#	the IPsec rows 6.1 (strongSwan, load), 6.12 and arm64 6.1 against
 #	x86-64 6.1 (tools/ipsec/check-all.sh --job, one job a row);
 #   on the 7.3 kernels built here: the VM rows (x86-64, arm64), KUnit
 #	(tools/kunit/check-all.sh --only: x86-64 on -cpu max, arm64; not
@@ -68,7 +68,7 @@ job vm-debian-arm64 - "VM rows, Debian's arm64 kernels" \
 if [ "$ipsec" = 1 ]; then
 	job ipsec-6.1-arm64 - "IPsec, A arm64 6.1, B x86-64 6.1" \
 		"ipsec/check-all.sh --job ipsec-6.1-arm64"
-	job ipsec-6.1 - "IPsec, 6.1, strongSwan" \
+	job ipsec-6.1 - "IPsec, 6.1, strongSwan, 4 vCPUs under load" \
 		"ipsec/check-all.sh --job ipsec-6.1"
 	job ipsec-6.12 - "IPsec, 6.12" "ipsec/check-all.sh --job ipsec-6.12"
 fi

@@ -30,12 +30,13 @@
 #define QWORDS	(NREGS * 4)
 #define BATCH	20000UL
 
-static volatile sig_atomic_t stop;
+/* Set by the signal handler, read by the loop: atomic, never cached. */
+static sig_atomic_t stop;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop = 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 }
 
 /*
@@ -46,8 +47,7 @@ static void on_signal(int sig)
 static unsigned long check_batch(const uint64_t *exp, uint64_t *got,
 				 unsigned long n)
 {
-	asm volatile(
-		"vmovdqu   0(%[e]), %%ymm0\n\t"
+	asm volatile("vmovdqu   0(%[e]), %%ymm0\n\t"
 		"vmovdqu  32(%[e]), %%ymm1\n\t"
 		"vmovdqu  64(%[e]), %%ymm2\n\t"
 		"vmovdqu  96(%[e]), %%ymm3\n\t"
@@ -110,8 +110,7 @@ static void print_ymm(const char *what, const uint64_t *q)
 
 int main(int argc, char **argv)
 {
-	uint64_t exp[QWORDS] __attribute__((aligned(32)));
-	uint64_t got[QWORDS] __attribute__((aligned(32)));
+	uint64_t exp[QWORDS], got[QWORDS];
 	unsigned long long iters = 0;
 	struct timespec t0, t1;
 	struct sigaction sa;
@@ -148,7 +147,7 @@ int main(int argc, char **argv)
 	printf("ymm-check cpu %d: running\n", cpu);
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (!stop) {
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		unsigned long left = check_batch(exp, got, BATCH);
 
 		iters += BATCH - left;
