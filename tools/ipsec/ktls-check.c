@@ -4,15 +4,19 @@
  * TLS (kTLS) between two guests, as tools/ipsec/run.sh's kTLS checks run
  * it.  No handshake: both ends derive the same keys from SEED, one per
  * direction, and hand them to the kernel with setsockopt(SOL_TLS, TLS_TX
- * and TLS_RX).  Each end sends MIB MiB (plus 4097 bytes) in records of 1
- * to 16384 bytes, from a stream both ends can recompute, and checks every
- * byte it receives against the other end's stream.
+ * and TLS_RX).  Each end sends SIZE bytes (plus 4097) on every
+ * connection, in records of 1 to 16384 bytes, from a stream both ends can
+ * recompute, and checks every byte it receives against the other end's.
  *
- *   ktls-check server PORT SEED MIB [badrx]
- *   ktls-check client HOST PORT SEED MIB [badrx]
+ *   ktls-check [-n CONNS] server PORT SEED SIZE [badrx]
+ *   ktls-check [-n CONNS] client HOST PORT SEED SIZE [badrx]
  *
- * badrx: this end's receive key has one bit flipped, so the first record
- * it receives must fail with EBADMSG and nothing reach it.  Prints the
+ * SIZE: MiB, or KiB with a K after it.  -n CONNS: that many connections at
+ * once (default 1), each in its own process with its own keys and streams:
+ * those of SEED plus the connection's number, which the client sends as
+ * the connection's first byte, before kTLS takes over.  badrx: this end's
+ * receive keys have one bit flipped, so the first record each connection
+ * receives must fail with EBADMSG and nothing reach it.  Prints the
  * kernel's rfc7539(chacha20,poly1305) driver of highest priority (kTLS
  * allocates it by that name) and one RESULT line; exit status 0 when what
  * happened is what was expected.
@@ -27,6 +31,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/tls.h>
 
@@ -138,21 +143,20 @@ static int connect_to(const char *host, int port)
 	return -1;
 }
 
-static int accept_on(int port)
+/* A socket listening on @port. */
+static int listen_on(int port)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
-	int one = 1, l = socket(AF_INET, SOCK_STREAM, 0), fd;
+	int one = 1, l = socket(AF_INET, SOCK_STREAM, 0);
 
 	if (l < 0)
 		return -1;
 	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1))
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 64))
 		return -1;
 	printf("LISTENING %d\n", port);
 	fflush(stdout);
-	fd = accept(l, NULL, NULL);
-	close(l);
-	return fd;
+	return l;
 }
 
 /* Send @total bytes of direction @dir's stream in records of 1-16384. */
@@ -210,35 +214,20 @@ static int recv_all(int fd, u64 seed, int dir, size_t total, size_t *got)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * Connection number @conn of @conns, @fd: kTLS on it, then SIZE bytes each
+ * way at once.  Prints "RESULT ..." (one connection) or "CONN ..." (one of
+ * several); returns 0 when what happened is what was expected.
+ */
+static int run_conn(int fd, int server, u64 seed, size_t total, int badrx,
+		    int conn, int conns)
 {
 	struct tls12_crypto_info_chacha20_poly1305 tx, rx;
-	int server, port, fd, err, status = 0, badrx;
-	size_t total, got = 0;
-	u64 seed;
+	const char *tag = conns > 1 ? "CONN" : "RESULT";
+	size_t got = 0;
+	int err, status = 0;
 	pid_t pid;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	server = argc >= 2 && !strcmp(argv[1], "server");
-	if (!(server && (argc == 5 || argc == 6)) &&
-	    !(argc >= 2 && !strcmp(argv[1], "client") &&
-	      (argc == 6 || argc == 7))) {
-		fputs("usage: ktls-check server PORT SEED MIB [badrx]\n"
-		      "       ktls-check client HOST PORT SEED MIB [badrx]\n",
-		      stderr);
-		return 2;
-	}
-	port = atoi(argv[server ? 2 : 3]);
-	seed = strtoull(argv[server ? 3 : 4], NULL, 0);
-	total = strtoull(argv[server ? 4 : 5], NULL, 0) * 1024 * 1024 + 4097;
-	badrx = argc == (server ? 6 : 7) && !strcmp(argv[argc - 1], "badrx");
-	signal(SIGPIPE, SIG_IGN);
-
-	fd = server ? accept_on(port) : connect_to(argv[2], port);
-	if (fd < 0) {
-		printf("RESULT FAIL: no connection: %s\n", strerror(errno));
-		return 1;
-	}
 	/* Direction 0: client to server.  Each end's TX is its own. */
 	key_of(seed, server, &tx);
 	key_of(seed, !server, &rx);
@@ -247,14 +236,16 @@ int main(int argc, char **argv)
 	if (setsockopt(fd, SOL_TCP, TCP_ULP, "tls", sizeof("tls")) ||
 	    setsockopt(fd, SOL_TLS, TLS_TX, &tx, sizeof(tx)) ||
 	    setsockopt(fd, SOL_TLS, TLS_RX, &rx, sizeof(rx))) {
-		printf("RESULT FAIL: kTLS setup: %s\n", strerror(errno));
+		printf("%s FAIL: %d: kTLS setup: %s\n", tag, conn,
+		       strerror(errno));
 		return 1;
 	}
-	show_driver("in use");
+	if (!conn)
+		show_driver("in use");
 
 	pid = fork();
 	if (pid < 0) {
-		printf("RESULT FAIL: fork: %s\n", strerror(errno));
+		printf("%s FAIL: %d: fork: %s\n", tag, conn, strerror(errno));
 		return 1;
 	}
 	if (!pid) {
@@ -267,30 +258,116 @@ int main(int argc, char **argv)
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 		if (err == -EBADMSG && got == 0) {
-			printf("RESULT OK: wrong receive key: EBADMSG, 0 bytes taken\n");
+			printf("%s OK: wrong receive key: EBADMSG, 0 bytes taken\n",
+			       tag);
 			return 0;
 		}
-		printf("RESULT FAIL: wrong receive key: %s after %zu bytes\n",
-		       err ? strerror(-err) : "no error", got);
+		printf("%s FAIL: %d: wrong receive key: %s after %zu bytes\n",
+		       tag, conn, err ? strerror(-err) : "no error", got);
 		return 1;
 	}
 	if (err) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
-		printf("RESULT FAIL: received %zu of %zu bytes, then %s\n", got,
-		       total, strerror(-err));
+		printf("%s FAIL: %d: received %zu of %zu bytes, then %s\n", tag,
+		       conn, got, total, strerror(-err));
 		return 1;
 	}
 	waitpid(pid, &status, 0);
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		printf("RESULT FAIL: sending failed\n");
+		printf("%s FAIL: %d: sending failed\n", tag, conn);
 		return 1;
 	}
-	printf("RESULT OK: %zu bytes each way in records of 1-%d bytes, every byte as sent\n",
-	       total, MAX_RECORD);
+	if (conns == 1)
+		printf("RESULT OK: %zu bytes each way in records of 1-%d bytes, every byte as sent\n",
+		       total, MAX_RECORD);
 	/* Let the peer take the last records before the socket closes. */
 	shutdown(fd, SHUT_WR);
 	recv(fd, &got, 1, 0);
 	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int server, port, fd, l = -1, badrx, conns = 1, i, st, bad = 0;
+	unsigned char conn;
+	size_t total;
+	time_t t0 = time(NULL);
+	char *end;
+	u64 seed;
+	pid_t pid;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 3 && !strcmp(argv[1], "-n")) {
+		conns = atoi(argv[2]);
+		argc -= 2;
+		argv += 2;
+	}
+	server = argc >= 2 && !strcmp(argv[1], "server");
+	if ((!(server && (argc == 5 || argc == 6)) &&
+	     !(argc >= 2 && !strcmp(argv[1], "client") &&
+	       (argc == 6 || argc == 7))) || conns < 1 || conns > 64) {
+		fputs("usage: ktls-check [-n CONNS] server PORT SEED SIZE [badrx]\n"
+		      "       ktls-check [-n CONNS] client HOST PORT SEED SIZE [badrx]\n",
+		      stderr);
+		return 2;
+	}
+	port = atoi(argv[server ? 2 : 3]);
+	seed = strtoull(argv[server ? 3 : 4], NULL, 0);
+	total = strtoull(argv[server ? 4 : 5], &end, 0) * 1024;
+	if (*end != 'K')
+		total *= 1024;
+	total += 4097;
+	badrx = argc == (server ? 6 : 7) && !strcmp(argv[argc - 1], "badrx");
+	signal(SIGPIPE, SIG_IGN);
+
+	if (server) {
+		l = listen_on(port);
+		if (l < 0) {
+			printf("RESULT FAIL: no listening socket: %s\n",
+			       strerror(errno));
+			return 1;
+		}
+	}
+	for (i = 0; i < conns; i++) {
+		/* The client numbers its connections; the server reads it. */
+		conn = i;
+		fd = server ? accept(l, NULL, NULL) : connect_to(argv[2], port);
+		if (fd < 0 || (server ? recv(fd, &conn, 1, MSG_WAITALL) :
+			       send(fd, &conn, 1, 0)) != 1 || conn >= conns) {
+			printf("RESULT FAIL: connection %d: %s\n", i,
+			       fd < 0 ? strerror(errno) : "no number");
+			bad++;
+			break;
+		}
+		if (conns == 1)
+			return run_conn(fd, server, seed, total, badrx, 0, 1);
+		pid = fork();
+		if (!pid)
+			_exit(run_conn(fd, server, seed + conn, total, badrx,
+				       conn, conns));
+		if (pid < 0) {
+			printf("RESULT FAIL: fork: %s\n", strerror(errno));
+			bad++;
+			break;
+		}
+		close(fd);
+	}
+	if (l >= 0)
+		close(l);
+	while (wait(&st) > 0)
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			bad++;
+	if (bad) {
+		printf("RESULT FAIL: %d of %d connections failed\n", bad, conns);
+		return 1;
+	}
+	if (badrx)
+		printf("RESULT OK: wrong receive key on all %d connections at once: EBADMSG, 0 bytes taken\n",
+		       conns);
+	else
+		printf("RESULT OK: %d connections at once, each %zu bytes each way in records of 1-%d bytes, every byte as sent, in %lld s\n",
+		       conns, total, MAX_RECORD, (long long)(time(NULL) - t0));
 	return 0;
 }

@@ -9,9 +9,13 @@
 #     receiver and compared with the sender's);
 #   - pings of every size from 1 to 1400 bytes, two loops from each guest
 #     walking the sizes in turn;
-#   - on each of A's 4 CPUs ymm-check, pinned there: ymm0-ymm15 hold
+#   - on each of A's CPUs ymm-check, pinned there: ymm0-ymm15 hold
 #     known values, checked without pause, so that the softirq encryption
-#     on that CPU runs on top of live user vector state.
+#     on that CPU runs on top of live user vector state;
+#   - kTLS on the plain link: 16 connections at once between A (the
+#     module's rfc7539) and B (the in-tree drivers), load_ktls_kib KiB
+#     each way on each, in records of random sizes from 1 B to 16 KiB
+#     (ktls-check -n 16).
 # A's AEAD requests are counted by kprobe events in the module's
 # chachapoly_small() and chachapoly_walk(), each at the instruction after
 # its one call of irq_fpu_usable() (crypto_simd_usable()), with a hist
@@ -20,13 +24,19 @@
 # past chachapoly_check_ad() takes exactly one of the two, once.  Sourced by run.sh; the checks:
 #   22 load-flows	every copy of every flow arrived whole (SHA-256 and
 #			size equal), and each flow sent at least one
-#   23 load-regs	every ymm-check ran the whole time (still running at
-#			the end, iterations > 0) and saw no change
+#   23 load-regs	A has the CPUs it should (4; 1 on a kernel without
+#			ACPI, whose MP table from SeaBIOS lists only the
+#			boot CPU), and on each the ymm-check ran the whole
+#			time (still running at the end, iterations > 0) and
+#			saw no change
 #   24 load-xfrm	XfrmInStateProtoError and XfrmInNoStates unchanged on
 #			both guests
 #   25 load-requests	the hist triggers' counts: requests, in softirq,
 #			without SIMD, in softirq by CPU (at least one
 #			request, none dropped)
+#   26 load-ktls		every kTLS connection's bytes arrived as sent,
+#			both ways, with A's kTLS on the module's rfc7539
+#			and B's on an in-tree one
 
 # shellcheck disable=SC2034 # run.sh's qemu_cmd takes it
 vcpus=1
@@ -39,6 +49,7 @@ if [ "$mode" = load ]; then
 fi
 load_secs=60
 load_kib=256
+load_ktls_kib=384
 # TRACE_FLAG_SOFTIRQ of include/linux/trace_events.h.
 trace_softirq=16
 
@@ -161,7 +172,11 @@ flow_result() {
 
 load_checks() {
 	local x0_a x0_b x1_a x1_b sites p r g ok bad n regs t0 t1 pings st dst
-	local s u us d pk0 bc
+	local s u us d pk0 bc online cpus want=$vcpus
+
+	[ "${kacpi[a]}" = 1 ] || want=1
+	cpus=$(seq -s ' ' 0 $((want - 1)))
+	online=$(on a "cat /sys/devices/system/cpu/online") || online='?'
 
 	x0_a=$(xfrm_two a) || x0_a='?'
 	x0_b=$(xfrm_two b) || x0_b='?'
@@ -171,9 +186,17 @@ load_checks() {
 
 	t0=$(now)
 	# The register checkers first, so that everything after runs on top.
-	on a "for c in 0 1 2 3; do (ymm-check \$c >/tmp/ymm-\$c.out 2>&1;" \
+	on a "for c in $cpus; do (ymm-check \$c >/tmp/ymm-\$c.out 2>&1;" \
 		"echo \$? >/tmp/ymm-\$c.rc) & done; sleep 1; cat /tmp/ymm-*.out" \
 		>/dev/null || true
+	# kTLS: B listens, A connects 16 times; both run in the background.
+	on b "rm -f /tmp/ktls-load.out; (ktls-check -n 16 server 5301 43" \
+		"${load_ktls_kib}K >/tmp/ktls-load.out 2>&1 &); i=0; while" \
+		"[ \$i -lt 50 ]; do grep -q LISTENING /tmp/ktls-load.out &&" \
+		"exit 0; sleep 0.2; i=\$((i + 1)); done; exit 1" >/dev/null ||
+		true
+	on a "(ktls-check -n 16 client $outer_b 5301 43 ${load_ktls_kib}K" \
+		">/tmp/ktls-load.out 2>&1 &)" >/dev/null || true
 	for p in 5101 5102 5103 5104; do
 		on b "guest-load.sh rx $p" >/dev/null || true
 	done
@@ -198,21 +221,22 @@ load_checks() {
 	done
 
 	# The senders and pings stop by themselves after load_secs; wait for
-	# all of them (up to 180 s more).
+	# all of them and for kTLS's verdicts (up to 180 s more).
 	for g in a b; do
 		on "$g" -t $((load_secs + 240)) "i=0; while [ \$i -lt" \
-			"$((load_secs + 180)) ] && [ \$(ls /tmp/txres-* /tmp/ping-*.res" \
-			"2>/dev/null | wc -l) -lt 8 ]; do sleep 1; i=\$((i + 1)); done" \
+			"$((load_secs + 180)) ] && { [ \$(ls /tmp/txres-* /tmp/ping-*.res" \
+			"2>/dev/null | wc -l) -lt 8 ] || ! grep -q '^RESULT'" \
+			"/tmp/ktls-load.out; }; do sleep 1; i=\$((i + 1)); done" \
 			>/dev/null || true
 	done
 	t1=$(now)
 
 	# 23. the register checkers: each still running, then stopped.
-	regs=$(on a "for c in 0 1 2 3; do if [ -e /tmp/ymm-\$c.rc ]; then" \
+	regs=$(on a "for c in $cpus; do if [ -e /tmp/ymm-\$c.rc ]; then" \
 		"echo \"cpu \$c ended early, status \$(cat /tmp/ymm-\$c.rc)\"; fi;" \
 		"done; kill \$(pidof ymm-check) 2>/dev/null; i=0; while [ \$i -lt" \
-		"30 ] && [ \$(ls /tmp/ymm-*.rc 2>/dev/null | wc -l) -lt 4 ]; do sleep 1;" \
-		"i=\$((i + 1)); done; for c in 0 1 2 3; do echo" \
+		"30 ] && [ \$(ls /tmp/ymm-*.rc 2>/dev/null | wc -l) -lt $want ]; do sleep 1;" \
+		"i=\$((i + 1)); done; for c in $cpus; do echo" \
 		"\"rc=\$(cat /tmp/ymm-\$c.rc 2>/dev/null)\" \$(tail -n 1" \
 		"/tmp/ymm-\$c.out); done") || true
 	echo "$regs" >"$out/ymm-check.log"
@@ -258,9 +282,12 @@ load_checks() {
 	# 23.
 	ok=0
 	[ "$(grep -c '^rc=0 ymm-check cpu [0-3]: OK [1-9][0-9]* iterations' \
-		<<<"$regs")" = 4 ] || ok=1
+		<<<"$regs")" = "$want" ] || ok=1
 	! grep -q 'ended early' <<<"$regs" || ok=1
-	verdict 23 $ok "$(sed -E 's/^rc=([0-9]*) ymm-check (.*)/\2 (exit \1)/' \
+	r=0
+	[ "$want" = 1 ] || r=0-$((want - 1))
+	[ "$online" = "$r" ] || ok=1
+	verdict 23 $ok "A's CPUs online: $online (want $want); $(sed -E 's/^rc=([0-9]*) ymm-check (.*)/\2 (exit \1)/' \
 		<<<"$regs" | paste -sd';')"
 
 	# 24.
@@ -284,5 +311,19 @@ load_checks() {
 	verdict 25 $ok "requests: $n, in softirq $s, without SIMD $u" \
 		"($us of them in softirq; in softirq by CPU: $bc;" \
 		"hist entries dropped $d; kprobes at" \
-		"$sites; packets A's SAs carried meanwhile: $st)"
+		"$sites; packets A's SAs carried meanwhile: $st; kTLS's" \
+		"records are most of the rest)"
+
+	# 26. kTLS beside the load, with the drivers of both ends.
+	ktls_a=$(on a "cat /tmp/ktls-load.out") || ktls_a=''
+	ktls_b=$(on b "cat /tmp/ktls-load.out") || ktls_b=''
+	printf '%s\n%s\n' "$ktls_a" "$ktls_b" >"$out/ktls-load.log"
+	d=$(kt_driver "$ktls_a") u=$(kt_driver "$ktls_b")
+	ok=0
+	{ [[ $(kt_result "$ktls_a") == "RESULT OK: 16 connections"* ]] &&
+		[[ $(kt_result "$ktls_b") == "RESULT OK: 16 connections"* ]] &&
+		[[ $d == rfc7539-*-oot\ * ]] && [[ -n $u && $u != *-oot* ]]; } ||
+		ok=1
+	verdict 26 $ok "A: ${d:-?}: $(kt_result "$ktls_a"); B: ${u:-?}:" \
+		"$(kt_result "$ktls_b")"
 }

@@ -31,9 +31,10 @@
 #			chacha20poly1305-esn), rekeyed during the bulk
 #			transfers, instead of ip xfrm; x86-64 only (ike.sh)
 #   --load		both guests at -smp 4; for 60 s 4 TCP flows each
-#			way, pings of every size, and a ymm register
-#			checker on each of A's CPUs; A's AEAD requests
-#			counted by kprobe events; x86-64 only (load.sh)
+#			way, pings of every size, a ymm register checker on
+#			each of A's CPUs, and 16 kTLS connections; A's AEAD
+#			requests counted by kprobe events; x86-64 only
+#			(load.sh)
 #   --mib N		bulk transfer size each way, MiB (default 16, with
 #			--ike 32; 4 KiB and 1 byte are added so that it ends
 #			mid-block)
@@ -48,7 +49,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 
 usage() {
-	sed -n '4,43s/^# \{0,1\}//p' "$0"
+	sed -n '4,44s/^# \{0,1\}//p' "$0"
 	exit 2
 }
 
@@ -112,7 +113,7 @@ checks=(1 boot 2 link 3 sa 4 ping-a-to-b 5 ping-b-to-a 6 crypto-a
 	13 dmesg)
 # The load (load.sh): its checks after the pings and the drivers.
 [ $mode != load ] || checks=("${checks[@]:0:14}" 22 load-flows 23 load-regs
-	24 load-xfrm 25 load-requests 13 dmesg)
+	24 load-xfrm 25 load-requests 26 load-ktls 13 dmesg)
 # shellcheck source=ike.sh
 . "$here/ike.sh"
 # shellcheck source=load.sh
@@ -128,13 +129,14 @@ mkdir -p "$out"
 # ---------------------------------------------------------------- build
 t0=$(now)
 # Each guest's kernel: KVER, VMLINUZ, KARCH by guest.
-declare -A kver vmlinuz karch
+declare -A kver vmlinuz karch kacpi
 missing=''
 for g in a b; do
 	k=kernel_$g
 	load_kernel "${!k}"
 	# shellcheck disable=SC2153 # KVER, VMLINUZ: set by load_kernel
-	kver[$g]=$KVER vmlinuz[$g]=$VMLINUZ karch[$g]=$KARCH
+	kver[$g]=$KVER vmlinuz[$g]=$VMLINUZ karch[$g]=$KARCH kacpi[$g]=0
+	! grep -q '^CONFIG_ACPI=y' "$HEADERS/.config" || kacpi[$g]=1
 	# The kernel must have what the tunnel needs; if not, every check
 	# fails (arm64's 7.3 test kernel has no IPv4 nor NIC: 7.3-net-arm64
 	# has them; x86-64's has).  arm64 virt needs its PCI host bridge for
@@ -545,6 +547,10 @@ if [ $mode = demo ]; then
 		cur && /lifetime current:/ { want = 1 }' || true
 fi
 
+# ktls-check's output: the driver it named, its RESULT line.
+kt_driver() { sed -n 's/^DRIVER in use: rfc7539(chacha20,poly1305) -> //p' <<<"$1"; }
+kt_result() { grep '^RESULT' <<<"$1" | head -n 1; }
+
 # 8, 9. bulk transfer both ways, checksummed at both ends.
 if [ $mode = check ]; then
 	size=$((mib * 1024 * 1024 + 4097))
@@ -615,8 +621,6 @@ if [ $mode = check ]; then
 		KT_B=$(on b "cat /tmp/kt.out") || true
 		printf '%s\n%s\n' "$KT_A" "$KT_B" >>"$out/ktls.log"
 	}
-	kt_driver() { sed -n 's/^DRIVER in use: rfc7539(chacha20,poly1305) -> //p' <<<"$1"; }
-	kt_result() { grep '^RESULT' <<<"$1" | head -n 1; }
 	ok=0
 	ktls 5003 "$mib" || ok=1
 	d_a=$(kt_driver "$KT_A") d_b=$(kt_driver "$KT_B")
