@@ -301,10 +301,16 @@ key_ab=$(hexkey) key_ba=$(hexkey) key_bad=$(hexkey)
 alg="aead 'rfc7539esp(chacha20,poly1305)'"
 echo "keys: A->B $key_ab, B->A $key_ba, wrong $key_bad" >>"$out/session.log"
 
-# sa_cmd SRC DST SPI KEY: the `ip xfrm state add` of one direction
+# sa_cmd SRC DST SPI KEY: the `ip xfrm state add` of one direction, with
+# ESN.  Both high halves of its sequence numbers start at 0x5eed0000 plus
+# the SPI, so ESP's AD carries non-zero high bits both ways (strongSwan's
+# SAs start them at 0).
 sa_cmd() {
+	local hi
+	hi=$(printf '0x%x' $((0x5eed0000 + $3)))
 	echo "ip xfrm state add src $1 dst $2 proto esp spi $3 reqid $3" \
-		"mode tunnel $alg $4 128"
+		"mode tunnel replay-window 128 replay-seq-hi $hi" \
+		"replay-oseq-hi $hi flag esn $alg $4 128"
 }
 sa_del() {
 	echo "ip xfrm state delete src $1 dst $2 proto esp spi $3"
@@ -477,9 +483,17 @@ else
 		ok=1
 	n_b=$(on b "ip xfrm state | grep -c 'rfc7539esp(chacha20,poly1305)'") ||
 		ok=1
-	{ [ "$n_a" = 2 ] && [ "$n_b" = 2 ]; } || ok=1
+	# ESN in effect: each state's context with its high halves.
+	e_a=$(on a "ip xfrm state | grep -c 'seq-hi 0x5eed[12]00[12],.*oseq-hi'") ||
+		ok=1
+	e_b=$(on b "ip xfrm state | grep -c 'seq-hi 0x5eed[12]00[12],.*oseq-hi'") ||
+		ok=1
+	{ [ "$n_a" = 2 ] && [ "$n_b" = 2 ] && [ "$e_a" = 2 ] &&
+		[ "$e_b" = 2 ]; } || ok=1
 	verdict 3 $ok "tunnel-mode SAs with rfc7539esp(chacha20,poly1305): A" \
-		"has ${n_a:-?}, B has ${n_b:-?}${sa_a:+; A: $sa_a}${sa_b:+; B: $sa_b}"
+		"has ${n_a:-?}, B has ${n_b:-?}; with ESN and seq-hi" \
+		"0x5eed1001 or 0x5eed2002: A ${e_a:-?}, B ${e_b:-?}${sa_a:+;" \
+		"A: $sa_a}${sa_b:+; B: $sa_b}"
 fi
 
 # 4, 5. ping through the tunnel, both ways.
