@@ -14,7 +14,7 @@
 #	(tools/kunit/check-all.sh --only: x86-64 on -cpu max, arm64; not
 #	qemu64, make kunit's only), the Bochs row with the default
 #	implementation (not 7.3-impl: make bochs) and KUnit under Bochs, the
-#	IPsec rows (ip xfrm, strongSwan).
+#	IPsec rows (ip xfrm, strongSwan, load).
 # A lane takes the first job in that queue (7.3's first, the longest
 # first) that may run.  Each job's output is printed whole when it ends;
 # then a table of the jobs, "kernel tests took N s" and "N passed, N
@@ -59,6 +59,8 @@ job kunit-arm64 kernels "KUnit, 7.3 arm64" \
 	"kunit/check-all.sh --job kunit-arm64"
 [ "$ipsec" != 1 ] || job ipsec-7.3 kernels \
 	"IPsec, 7.3, ip xfrm and strongSwan" "ipsec/check-all.sh --job ipsec-7.3"
+[ "$ipsec" != 1 ] || job ipsec-load-7.3 kernels \
+	"IPsec, 7.3, 4 vCPUs under load" "ipsec/check-all.sh --job ipsec-load-7.3"
 [ "$bochs" != 1 ] || job bochs-6.1 - "AVX-512 under Bochs, 6.1" \
 	"bochs/check-all.sh --job bochs-6.1"
 job vm-debian - "VM rows, Debian's x86-64 kernels" \
