@@ -46,19 +46,19 @@ load_kernel() {
 	KARCH=$(kernel_arch "$1")
 }
 
-# stage_tool STAGE ARCH TOOL: tools/vm/TOOL.c (afalg-check, fscrypt-check),
-# static, for ARCH (amd64 or arm64), (re)built by tools/vm/TOOL.mk into the
+# stage_tool STAGE ARCH TOOL [DIR]: DIR/TOOL.c (DIR tools/vm by default:
+# afalg-check, fscrypt-check; tools/ipsec: ktls-check, ymm-check), static,
+# for ARCH (amd64 or arm64), (re)built by tools/static-tool.mk into the
 # cache, one build at a time (other initramfs builds may run beside this
 # one), copied to STAGE/bin; non-zero, with a warning, if it does not
 # build (the checks that use it then fail).
 stage_tool() {
-	local bin=$cache/$3 cc=gcc var
+	local bin=$cache/$3 cc=gcc dir=${4:-$vm_dir}
 
-	var=$(echo "$3" | tr a-z- A-Z_)
 	[ "$2" = amd64 ] || { bin+=-$2; cc=aarch64-linux-gnu-gcc; }
 	mkdir -p "$cache" "$1/bin"
-	if ! flock "$bin.lock" make -s -f "$vm_dir/$3.mk" \
-		"$var=$bin" "${var}_CC=$cc" >&2; then
+	if ! flock "$bin.lock" make -s -f "$top_dir/tools/static-tool.mk" \
+		SRC="$dir/$3.c" OUT="$bin" TOOL_CC="$cc" >&2; then
 		rm -f "$bin"
 		log "warning: $3 does not build"
 		return 1

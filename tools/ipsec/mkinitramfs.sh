@@ -96,13 +96,8 @@ for p in modprobe insmod rmmod lsmod modinfo; do
 	ln -s kmod "$stage/sbin/$p"
 done
 
-# ktls-check (the kTLS checks), built static for the guest, one build at
-# a time.
-ktbin=$cache/ktls-check ktcc=gcc
-[ "$KARCH" = amd64 ] || { ktbin+=-$KARCH; ktcc=aarch64-linux-gnu-gcc; }
-flock "$ktbin.lock" make -s -f "$here/ktls-check.mk" KTLS_CHECK="$ktbin" \
-	KTLS_CHECK_CC="$ktcc" >&2 || die "ktls-check does not build"
-cp "$ktbin" "$stage/bin/ktls-check"
+# ktls-check (the kTLS checks), built static for the guest.
+stage_tool "$stage" "$KARCH" ktls-check "$here" || die "ktls-check does not build"
 
 # stage_strongswan: Debian 12's charon, swanctl, libstrongswan with its
 # plugins (the openssl plugin has ChaCha20-Poly1305 and X25519 for IKE;
@@ -177,12 +172,11 @@ stage_strongswan() {
 }
 [ -z "$ike" ] || stage_strongswan
 
-# run.sh --load: the vector register checker (static, built here with
-# gcc, one build at a time) and the guests' loops.
+# run.sh --load: the vector register checker (x86-64 only) and the
+# guests' loops.
 if [ -n "$load" ]; then
-	flock "$cache/ymm-check.lock" make -s -f "$here/ymm-check.mk" \
-		YMM_CHECK="$cache/ymm-check" >&2 || die "ymm-check does not build"
-	cp "$cache/ymm-check" "$stage/bin/ymm-check"
+	stage_tool "$stage" "$KARCH" ymm-check "$here" ||
+		die "ymm-check does not build"
 	cp "$here/guest-load.sh" "$stage/bin/guest-load.sh"
 	chmod 755 "$stage/bin/guest-load.sh"
 fi
