@@ -152,19 +152,24 @@ ike_sa() {
 		"$(cut -d' ' -f2 <<<"$st_b") of $(cut -d' ' -f1 <<<"$st_b")"
 }
 
-# The bytes A's SAs carried, "out in" (src A: outbound), from `ip -s xfrm
-# state` on stdin, or with "Deleted" from `ip -s xfrm monitor`'s log: the
-# kernel's count of each SA as it was deleted, and then the number of
-# those.  (charon's "closing CHILD_SA" line has 0 bytes for the outbound
-# SA of a rekeyed CHILD_SA: by then the new one has replaced it.)
-sa_totals() {
+# The bytes each of A's SAs carried, "o|i SPI BYTES" a line (o: src A,
+# outbound), from `ip -s xfrm state` on stdin, or with "Deleted" from `ip
+# -s xfrm monitor`'s log: the kernel's count of each SA as it was
+# deleted.  (charon's "closing CHILD_SA" line has 0 bytes for the
+# outbound SA of a rekeyed CHILD_SA: by then the new one has replaced
+# it.)
+sa_list() {
 	awk -v a="$outer_a" -v del="${1:-}" '
 		/^[^ \t]/ { on = 0 }
 		/^src / && !del { on = 1; out = ($2 == a) }
-		/^Deleted src / && del { on = 1; out = ($3 == a); n++ }
-		on && want { if (out) o += $1; else i += $1; want = 0 }
-		on && /lifetime current:/ { want = 1 }
-		END { print o + 0, i + 0, n + 0 }'
+		/^Deleted src / && del { on = 1; out = ($3 == a) }
+		on && $1 == "proto" && $3 == "spi" { spi = $4; sub(/\(.*/, "", spi) }
+		on && want { print (out ? "o" : "i"), spi, $1 + 0; want = 0 }
+		on && /lifetime current:/ { want = 1 }'
+}
+# sa_sum: "out in count" of sa_list's lines on stdin
+sa_sum() {
+	awk '{ if ($1 == "o") o += $3; else i += $3 } END { print o + 0, i + 0, NR }'
 }
 
 # xfrm_errors G: the counters of G's /proc/net/xfrm_stat that are not 0
@@ -219,12 +224,18 @@ ike_checks() {
 
 	# 19. A's SAs carried the bulk size each way; nothing failed
 	# authentication.
+	# The states first, then the deleted ones: an SA deleted in between
+	# is then in both lists, and counted once, by its SPI.
+	cur=$({ on a "ip -s xfrm state" || true; } | sa_list)
 	on a "cat /tmp/xfrm-mon.log" >"$out/xfrm-monitor-a.log" 2>&1 || true
-	cl=$(sa_totals Deleted <"$out/xfrm-monitor-a.log")
-	cur=$({ on a "ip -s xfrm state" || true; } | sa_totals)
+	r=$(sa_list Deleted <"$out/xfrm-monitor-a.log")
+	cl=$(sa_sum <<<"$r")
+	o=$(printf '%s\n%s\n' "$cur" "$r" | awk 'NF == 3 { k = $1 " " $2
+		if (!(k in b) || $3 > b[k]) b[k] = $3 }
+		END { for (k in b) print k, b[k] }' | sa_sum)
+	i=$(cut -d' ' -f2 <<<"$o") o=${o%% *}
+	cur=$(sa_sum <<<"$cur")
 	cur=${cur% *}
-	o=$(($(cut -d' ' -f1 <<<"$cl") + ${cur%% *}))
-	i=$(($(cut -d' ' -f2 <<<"$cl") + ${cur##* }))
 	x_a=$(xfrm_errors a) || x_a='?'
 	x_b=$(xfrm_errors b) || x_b='?'
 	ok=0
