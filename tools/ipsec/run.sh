@@ -136,6 +136,7 @@ for g in a b; do
 	load_kernel "${!k}"
 	# shellcheck disable=SC2153 # KVER, VMLINUZ: set by load_kernel
 	kver[$g]=$KVER vmlinuz[$g]=$VMLINUZ karch[$g]=$KARCH kacpi[$g]=0
+	# shellcheck disable=SC2034 # load.sh's: the CPUs A finds
 	! grep -q '^CONFIG_ACPI=y' "$HEADERS/.config" || kacpi[$g]=1
 	# The kernel must have what the tunnel needs; if not, every check
 	# fails (arm64's 7.3 test kernel has no IPv4 nor NIC: 7.3-net-arm64
