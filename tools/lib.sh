@@ -47,11 +47,12 @@ load_kernel() {
 }
 
 # stage_tool STAGE ARCH TOOL [DIR]: DIR/TOOL.c (DIR tools/vm by default:
-# afalg-check, fscrypt-check; tools/ipsec: ktls-check, ymm-check), static,
-# for ARCH (amd64 or arm64), (re)built by tools/static-tool.mk into the
-# cache, one build at a time (other initramfs builds may run beside this
-# one), copied to STAGE/bin; non-zero, with a warning, if it does not
-# build (the checks that use it then fail).
+# afalg-check, fscrypt-check; tools/ipsec: ktls-check, ymm-check,
+# ping-sweep), static, for ARCH (amd64 or arm64), (re)built by
+# tools/static-tool.mk into the cache, one build at a time (other
+# initramfs builds may run beside this one), copied to STAGE/bin;
+# non-zero, with a warning, if it does not build (the checks that use it
+# then fail).
 stage_tool() {
 	local bin=$cache/$3 cc=gcc dir=${4:-$vm_dir}
 

@@ -2,7 +2,7 @@
 #
 # Build one of the static checkers that run inside the guests, from its
 # one C file: tools/vm's afalg-check and fscrypt-check, tools/ipsec's
-# ktls-check and ymm-check.
+# ktls-check, ymm-check and ping-sweep.
 #   make -f tools/static-tool.mk SRC=DIR/NAME.c OUT=PATH [TOOL_CC=cc]
 # tools/lib.sh's stage_tool runs it, one build at a time.
 

@@ -16,7 +16,7 @@
 #			x86-64 (chacha20-simd): two architectures' ChaCha
 #			on one wire
 # A row's options are run.sh's: ike for --ike (strongSwan's SAs, 16
-# checks), load for --load (4 vCPUs under load, 13), mib=N for --mib N.
+# checks), load for --load (4 vCPUs under load, 14), mib=N for --mib N.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
@@ -39,10 +39,10 @@ for line in "${picked[@]}"; do
 	ka=${kernel%%:*} kb=''
 	[ "$kernel" = "$ka" ] || kb=${kernel#*:}
 	# run.sh's checks: 1-13 and kTLS's 14, 15; with --ike, 16 of its
-	# own; with --load, 13.
+	# own; with --load, 14.
 	nchecks=15
 	[[ " ${options[*]} " != *" ike "* ]] || nchecks=16
-	[[ " ${options[*]} " != *" load "* ]] || nchecks=13
+	[[ " ${options[*]} " != *" load "* ]] || nchecks=14
 	echo "=== IPsec: A $ka (module), B ${kb:-$ka} (in-tree)${options[*]:+, ${options[*]}}"
 	t=$(now)
 	"$here/run.sh" --kernel-a "$ka" ${kb:+--kernel-b "$kb"} "${args[@]}" \

@@ -14,10 +14,9 @@
 #	and size in /tmp/txsum-PORT; sends the file to DST:PORT, one
 #	connection after another, for SECONDS; then "sent N refused M" in
 #	/tmp/txres-PORT (N: connections nc ended with status 0).
-#   guest-load.sh ping DST FIRST STEP SECONDS ID
-#	pings of sizes FIRST, FIRST+STEP, ... (from 1 again past 1400),
-#	two each, for SECONDS; then "first FIRST sizes N sent S received R"
-#	in /tmp/ping-ID.res.
+#   guest-load.sh ping DST SECONDS EXTRA
+#	ping-sweep DST SECONDS EXTRA: its line in /tmp/sweep.out, then its
+#	exit status in /tmp/sweep.rc.
 
 rx() {
 	local p=$1
@@ -50,25 +49,10 @@ tx() {
 	echo "sent $n refused $bad" >"/tmp/txres-$p"
 }
 
-pings() {
-	local dst=$1 s=$2 first=$2 end n=0 sent=0 got=0 out t r
-
-	end=$(($(date +%s) + $4))
-	while [ "$(date +%s)" -lt "$end" ]; do
-		out=$(ping -q -c 2 -A -W 1 -s "$s" "$dst" 2>&1)
-		t=$(echo "$out" | sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p')
-		r=$(echo "$out" | sed -n 's/.* \([0-9]*\) packets received.*/\1/p')
-		sent=$((sent + ${t:-0})) got=$((got + ${r:-0})) n=$((n + 1))
-		s=$((s + $3))
-		[ "$s" -le 1400 ] || s=$((s - 1400))
-	done
-	echo "first $first sizes $n sent $sent received $got" \
-		>"/tmp/ping-$5.res"
-}
-
 case $1 in
 rx) rx "$2" </dev/null >/dev/null 2>&1 & ;;
 tx) tx "$2" "$3" "$4" "$5" </dev/null >/dev/null 2>&1 & ;;
-ping) pings "$2" "$3" "$4" "$5" "$6" </dev/null >/dev/null 2>&1 & ;;
+ping) (ping-sweep "$2" "$3" "$4" >/tmp/sweep.out 2>&1; echo $? >/tmp/sweep.rc) \
+	</dev/null >/dev/null 2>&1 & ;;
 *) echo "usage: guest-load.sh rx|tx|ping ..." >&2; exit 2 ;;
 esac

@@ -7,8 +7,9 @@
 #   - 4 TCP flows each way (guest-load.sh tx and rx: one KiB file per
 #     flow sent again and again, each copy's SHA-256 taken at the
 #     receiver and compared with the sender's);
-#   - pings of every size from 1 to 1400 bytes, two loops from each guest
-#     walking the sizes in turn;
+#   - pings of every size from 1 to 1400 bytes, over and over: ping-sweep
+#     in each guest, up to 128 requests out at once, sizes without a
+#     reply yet first, and those alone for up to 60 s after the load;
 #   - on each of A's CPUs ymm-check, pinned there: ymm0-ymm15 hold
 #     known values, checked without pause, so that the softirq encryption
 #     on that CPU runs on top of live user vector state;
@@ -37,6 +38,8 @@
 #   26 load-ktls		every kTLS connection's bytes arrived as sent,
 #			both ways, with A's kTLS on the module's rfc7539
 #			and B's on an in-tree one
+#   27 load-pings	each guest's ping-sweep had a reply for every size
+#			and no reply with other data than its request's
 
 # shellcheck disable=SC2034 # run.sh's qemu_cmd takes it
 vcpus=1
@@ -171,8 +174,8 @@ flow_result() {
 }
 
 load_checks() {
-	local x0_a x0_b x1_a x1_b sites p r g ok bad n regs t0 t1 pings st dst
-	local s u us d pk0 bc online cpus want=$vcpus
+	local x0_a x0_b x1_a x1_b sites p r g ok bad n regs t0 t1 st
+	local s u us d pk0 bc online cpus want=$vcpus pings=''
 
 	[ "${kacpi[a]}" = 1 ] || want=1
 	cpus=$(seq -s ' ' 0 $((want - 1)))
@@ -211,21 +214,16 @@ load_checks() {
 		on b "guest-load.sh tx $inner_a $p $load_kib $load_secs" \
 			>/dev/null || true
 	done
-	# Pings: 4 loops in each guest, each from its own eighth of the
-	# sizes upwards.
-	for g in 0 1 2 3 4 5 6 7; do
-		r=a dst=$inner_b
-		[ $g -lt 4 ] || r=b dst=$inner_a
-		on $r "guest-load.sh ping $dst $((g * 175 + 1)) 1 $load_secs" \
-			"$r$g" >/dev/null || true
-	done
+	# Pings: a ping-sweep in each guest.
+	on a "guest-load.sh ping $inner_b $load_secs 60" >/dev/null || true
+	on b "guest-load.sh ping $inner_a $load_secs 60" >/dev/null || true
 
 	# The senders and pings stop by themselves after load_secs; wait for
 	# all of them and for kTLS's verdicts (up to 180 s more).
 	for g in a b; do
 		on "$g" -t $((load_secs + 240)) "i=0; while [ \$i -lt" \
-			"$((load_secs + 180)) ] && { [ \$(ls /tmp/txres-* /tmp/ping-*.res" \
-			"2>/dev/null | wc -l) -lt 8 ] || ! grep -q '^RESULT'" \
+			"$((load_secs + 180)) ] && { [ \$(ls /tmp/txres-* /tmp/sweep.rc" \
+			"2>/dev/null | wc -l) -lt 5 ] || ! grep -q '^RESULT'" \
 			"/tmp/ktls-load.out; }; do sleep 1; i=\$((i + 1)); done" \
 			>/dev/null || true
 	done
@@ -254,22 +252,6 @@ load_checks() {
 		*) ok=1 bad+="; $r" ;;
 		esac
 	done
-	pings=$(for g in a0 a1 a2 a3 b4 b5 b6 b7; do
-		on "${g:0:1}" "cat /tmp/ping-$g.res" || echo "$g ?"
-	done | awk '
-		# Each loop pinged sizes first, first + 1, ... (past 1400: 1).
-		{
-			for (i = 0; i < $4; i++)
-				seen[($2 - 1 + i) % 1400 + 1] = 1
-			n += $4; s += $6; r += $8
-		}
-		END {
-			for (i in seen)
-				d++
-			print n + 0, "runs of ping -c 2 -A, of", d + 0,
-				"distinct sizes of 1-1400,", s + 0, "sent,",
-				r + 0, "answered"
-		}')
 	# The receivers' last nc -l waits for a connection that never comes.
 	for g in a b; do
 		on "$g" "touch /tmp/load.stop; kill \$(pidof nc) 2>/dev/null;" \
@@ -277,7 +259,21 @@ load_checks() {
 	done
 	verdict 22 $ok "8 flows (4 each way, $load_kib KiB a copy) for" \
 		"$load_secs s: $n copies arrived, every SHA-256 equal to the" \
-		"sender's${bad}; beside them $pings; load phase $((t1 - t0)) s"
+		"sender's${bad}; load phase $((t1 - t0)) s"
+
+	# 27. the pings: every size answered, no reply wrong, both ways.
+	ok=0
+	for g in a b; do
+		r=$(on "$g" "echo \"rc=\$(cat /tmp/sweep.rc)\" \$(cat" \
+			"/tmp/sweep.out)") || r='?'
+		[[ $r =~ ^rc=0\ sweeps\ [0-9]+\ sizes\ 1400\ of\ 1400\ .*\ wrong\ 0\  ]] ||
+			ok=1
+		r=${r#rc=}
+		pings+="${pings:+; }${g^^}: ${r#* } (exit status ${r%% *})"
+	done
+	verdict 27 $ok "ping-sweep, sizes 1-1400 over and over for" \
+		"$load_secs s, then those without a reply for up to 60 s:" \
+		"$pings"
 
 	# 23.
 	ok=0

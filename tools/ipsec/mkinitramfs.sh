@@ -15,7 +15,7 @@
 # $CHACHA_CACHE/ipsec-initramfs.  --ike (x86-64 only) adds strongSwan from
 # Debian 12's packages (stage_strongswan below), for run.sh --ike; without
 # it the image is the same as before.  --load (x86-64 only) adds
-# ymm-check and guest-load.sh, for run.sh --load.
+# ymm-check, ping-sweep and guest-load.sh, for run.sh --load.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
@@ -177,6 +177,8 @@ stage_strongswan() {
 if [ -n "$load" ]; then
 	stage_tool "$stage" "$KARCH" ymm-check "$here" ||
 		die "ymm-check does not build"
+	stage_tool "$stage" "$KARCH" ping-sweep "$here" ||
+		die "ping-sweep does not build"
 	cp "$here/guest-load.sh" "$stage/bin/guest-load.sh"
 	chmod 755 "$stage/bin/guest-load.sh"
 fi

@@ -113,7 +113,7 @@ checks=(1 boot 2 link 3 sa 4 ping-a-to-b 5 ping-b-to-a 6 crypto-a
 	13 dmesg)
 # The load (load.sh): its checks after the pings and the drivers.
 [ $mode != load ] || checks=("${checks[@]:0:14}" 22 load-flows 23 load-regs
-	24 load-xfrm 25 load-requests 26 load-ktls 13 dmesg)
+	24 load-xfrm 25 load-requests 26 load-ktls 27 load-pings 13 dmesg)
 # shellcheck source=ike.sh
 . "$here/ike.sh"
 # shellcheck source=load.sh
