@@ -199,8 +199,9 @@ int main(int argc, char **argv)
 			busy--;
 		}
 	}
-	printf("sweeps %lu sizes %d of %d (%d in %s s) sent %lu replies %lu wrong %lu lost %lu rtt avg %lld max %lld ms\n",
-	       sweeps, nsizes, MAX_SIZE, by_end < 0 ? nsizes : by_end, argv[2],
+	printf("sweeps %lu sizes %d of %d (%d in %s s) ", sweeps, nsizes,
+	       MAX_SIZE, by_end < 0 ? nsizes : by_end, argv[2]);
+	printf("sent %lu replies %lu wrong %lu lost %lu rtt avg %lld max %lld ms\n",
 	       sent, replies, wrong, lost,
 	       replies ? rtt_sum / (long long)replies : 0, rtt_max);
 	return nsizes == MAX_SIZE && !wrong ? 0 : 1;
