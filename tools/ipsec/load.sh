@@ -261,20 +261,6 @@ load_checks() {
 		"$load_secs s: $n copies arrived, every SHA-256 equal to the" \
 		"sender's${bad}; load phase $((t1 - t0)) s"
 
-	# 27. the pings: every size answered, no reply wrong, both ways.
-	ok=0
-	for g in a b; do
-		r=$(on "$g" "echo \"rc=\$(cat /tmp/sweep.rc)\" \$(cat" \
-			"/tmp/sweep.out)") || r='?'
-		[[ $r =~ ^rc=0\ sweeps\ [0-9]+\ sizes\ 1400\ of\ 1400\ .*\ wrong\ 0\  ]] ||
-			ok=1
-		r=${r#rc=}
-		pings+="${pings:+; }${g^^}: ${r#* } (exit status ${r%% *})"
-	done
-	verdict 27 $ok "ping-sweep, sizes 1-1400 over and over for" \
-		"$load_secs s, then those without a reply for up to 60 s:" \
-		"$pings"
-
 	# 23.
 	ok=0
 	[ "$(grep -c '^rc=0 ymm-check cpu [0-3]: OK [1-9][0-9]* iterations' \
@@ -322,4 +308,18 @@ load_checks() {
 		ok=1
 	verdict 26 $ok "A: ${d:-?}: $(kt_result "$ktls_a"); B: ${u:-?}:" \
 		"$(kt_result "$ktls_b")"
+
+	# 27. the pings: every size answered, no reply wrong, both ways.
+	ok=0
+	for g in a b; do
+		r=$(on "$g" "echo \"rc=\$(cat /tmp/sweep.rc)\" \$(cat" \
+			"/tmp/sweep.out)") || r='?'
+		[[ $r =~ ^rc=0\ sweeps\ [0-9]+\ sizes\ 1400\ of\ 1400\ .*\ wrong\ 0\  ]] ||
+			ok=1
+		r=${r#rc=}
+		pings+="${pings:+; }${g^^}: ${r#* } (exit status ${r%% *})"
+	done
+	verdict 27 $ok "ping-sweep, sizes 1-1400 over and over for" \
+		"$load_secs s, then those without a reply for up to 60 s:" \
+		"$pings"
 }
