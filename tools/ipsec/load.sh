@@ -41,10 +41,15 @@
 #   27 load-pings	each guest's ping-sweep had a reply for every size
 #			and no reply with other data than its request's
 
-# shellcheck disable=SC2034 # run.sh's qemu_cmd takes it
-vcpus=1
+# shellcheck disable=SC2034 # run.sh's qemu_cmd takes them
+vcpus=1 guest_mem=512M
 if [ "$mode" = load ]; then
-	vcpus=4
+	# At 512 MiB each, with the 16 kTLS connections beside the rest, B
+	# refused packets of A's that no tag failed (XfrmInStateProtoError up
+	# to 92, every SA's "failed" 0) in 3 of 4 runs on 6.1; at 1536 MiB 0
+	# in 2 runs.  Most likely esp_input()'s atomic allocations; not
+	# proven.
+	vcpus=4 guest_mem=1536M
 	if [ "$(kernel_arch "$kernel_a")" != amd64 ] ||
 		[ "$(kernel_arch "$kernel_b")" != amd64 ]; then
 		die "--load: x86-64 guests only"
@@ -279,8 +284,14 @@ load_checks() {
 	{ [[ $x0_a =~ ^[0-9]+\ [0-9]+$ ]] && [ "$x1_a" = "$x0_a" ] &&
 		[[ $x0_b =~ ^[0-9]+\ [0-9]+$ ]] && [ "$x1_b" = "$x0_b" ]; } ||
 		ok=1
+	# Of those, the packets whose tag failed: each SA's "failed" count.
+	r=''
+	for g in a b; do
+		r+=" ${g^^} $(on "$g" "ip -s xfrm state" | awk '$1 == "replay-window" &&
+			$4 == "failed" { n += $5 } END { print n + 0 }')" || r+=' ?'
+	done
 	verdict 24 $ok "XfrmInStateProtoError XfrmInNoStates: A $x0_a ->" \
-		"$x1_a, B $x0_b -> $x1_b"
+		"$x1_a, B $x0_b -> $x1_b; of them failing their tag:$r"
 
 	# 25. A's requests, from the hist triggers; and for comparison the
 	# packets A's SAs carried meanwhile (one request each).
