@@ -153,6 +153,10 @@ stage_strongswan() {
 		load = random nonce openssl sha2 hmac kdf kernel-netlink socket-default vici
 		install_routes = no
 		install_virtual_ip = no
+		# Rekey with the new SAs in before the old go: without, a
+		# packet in the gap finds no outbound SA (XfrmOutNoStates, and
+		# a larval acquire state left behind; once in a 7.3 run).
+		make_before_break = yes
 		plugins {
 			openssl {
 				load_legacy = no
