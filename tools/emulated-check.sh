@@ -17,9 +17,9 @@
 #	IPsec rows (ip xfrm, strongSwan, load).
 # A lane takes the first job in that queue (7.3's first, the longest
 # first) that may run.  Each job's output is printed whole when it ends;
-# then a table of the jobs, "kernel tests took N s" and "N passed, N
-# failed", the checks of every job (a KUnit compile or run is one).  The
-# exit status is non-zero if anything failed.
+# then a table of the jobs, each failing job's FAIL lines, "kernel tests
+# took N s" and "N passed, N failed", the checks of every job (a KUnit
+# compile or run is one).  The exit status is non-zero if anything failed.
 #
 # CHACHA_GATES=DIR (tools/check.sh, make check): the lanes run beside the
 # static checks.  Lane 1 starts when DIR/source and DIR/debian exist (the
@@ -188,6 +188,15 @@ for ((i = 0; i < ${#jobs[@]}; i += 4)); do
 	read -r ln secs 2>/dev/null <"$f.t" || ln=- secs=-
 	printf '%-16s %-44s %6s %6s %4s %5ss\n' "${jobs[i]}" \
 		"${jobs[i + 2]}" "$p" "$x" "$ln" "$secs"
+done
+# What failed, where the end of a long log (CI's) still shows it: each
+# failing job's FAIL lines, the first 8, cut to 200 characters.
+for ((i = 0; i < ${#jobs[@]}; i += 4)); do
+	f=$tmp/${jobs[i]}
+	[ "$(cat "$f.rc" 2>/dev/null)" != 0 ] || continue
+	echo "${jobs[i]} failed:"
+	{ grep -E 'FAIL|not ok|CRASHED' "$f" || echo "(no FAIL line)"; } |
+		head -n 8 | cut -c1-200 | sed 's/^/    /'
 done
 echo "kernel tests took $(($(date +%s) - t0)) s"
 echo "$pass passed, $fail failed"
