@@ -288,7 +288,7 @@ load_checks() {
 	r=''
 	for g in a b; do
 		r+=" ${g^^} $(on "$g" "ip -s xfrm state" | awk '$1 == "replay-window" &&
-			$4 == "failed" { n += $5 } END { print n + 0 }')" || r+=' ?'
+			$5 == "failed" { n += $6 } END { print n + 0 }')" || r+=' ?'
 	done
 	verdict 24 $ok "XfrmInStateProtoError XfrmInNoStates: A $x0_a ->" \
 		"$x1_a, B $x0_b -> $x1_b; of them failing their tag:$r"
