@@ -44,12 +44,7 @@
 # shellcheck disable=SC2034 # run.sh's qemu_cmd takes them
 vcpus=1 guest_mem=512M
 if [ "$mode" = load ]; then
-	# At 512 MiB each, with the 16 kTLS connections beside the rest, B
-	# refused packets of A's that no tag failed (XfrmInStateProtoError up
-	# to 92, every SA's "failed" 0) in 3 of 4 runs on 6.1; at 1536 MiB 0
-	# in 2 runs.  Most likely esp_input()'s atomic allocations; not
-	# proven.
-	vcpus=4 guest_mem=1536M
+	vcpus=4
 	if [ "$(kernel_arch "$kernel_a")" != amd64 ] ||
 		[ "$(kernel_arch "$kernel_b")" != amd64 ]; then
 		die "--load: x86-64 guests only"
