@@ -255,13 +255,13 @@ ike_checks() {
 	{ [ "$o" -ge "$size" ] && [ "$i" -ge "$size" ] &&
 		[ -z "${x_a%%;*}" ] && [ -z "${x_b%%;*}" ] &&
 		[ "$r" -le $((n_ab + n_ba)) ]; } || ok=1
-	x=${x_a%%;*} y=${x_b%%;*}
+	x=${x_a%%;*} y=${x_b%%;*} x_a=${x_a#*;} x_b=${x_b#*;}
 	verdict 19 $ok "A's SAs: out $o bytes, in $i bytes (deleted" \
 		"$(cut -d' ' -f3 <<<"$cl") SAs, ip -s xfrm monitor: out ${cl%% *}," \
 		"in $(cut -d' ' -f2 <<<"$cl"); current, ip -s xfrm state: out" \
 		"${cur%% *}, in ${cur##* }); refusals in xfrm_stat: A ${x:-none}," \
 		"B ${y:-none}; packets lost to rekey races: $r (at most" \
-		"$((n_ab + n_ba))): A ${x_a#*;}, B ${x_b#*;}"
+		"$((n_ab + n_ba))): A ${x_a:-none}, B ${x_b:-none}"
 
 	# 20. the module cannot go while its tfms are in use.
 	r=$(on a "modprobe -r chacha20_simd 2>&1; echo rc=\$?;" \
