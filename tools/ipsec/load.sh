@@ -41,8 +41,8 @@
 #   27 load-pings	each guest's ping-sweep had a reply for every size
 #			and no reply with other data than its request's
 
-# shellcheck disable=SC2034 # run.sh's qemu_cmd takes them
-vcpus=1 guest_mem=512M
+# shellcheck disable=SC2034 # run.sh's qemu_cmd takes it
+vcpus=1
 if [ "$mode" = load ]; then
 	vcpus=4
 	if [ "$(kernel_arch "$kernel_a")" != amd64 ] ||

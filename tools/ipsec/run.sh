@@ -190,7 +190,7 @@ start_guest() { # NAME CPU INITRD LOCALPORT PEERPORT MAC
 	# run): it would fuzz the kernel's own drivers, B's only ones.
 	[ "$g" != b ] || [ "${kver[$g]%%.*}" -lt 7 ] ||
 		args+=" $noslowtests"
-	qemu_cmd "${karch[$g]}" "$2" "$vcpus" "$guest_mem"
+	qemu_cmd "${karch[$g]}" "$2" "$vcpus" 512M
 	# The console's -serial comes first: the machine's first UART.
 	qemu+=(-serial "file:$out/console-$g.log")
 	# shellcheck disable=SC2054 # the commas are QEMU's
