@@ -84,14 +84,17 @@ done
 modprobe algif_aead || echo "KT modprobe algif_aead failed"
 [ ! -e /proc/sys/crypto/af_alg_restrict ] ||
 	echo 0 >/proc/sys/crypto/af_alg_restrict
-for t in rfc7539 rfc7539esp; do
-	n=0
-	until res=$(afalg-check bind aead "$t(chacha20-lib,poly1305-generic)" \
-		"$t(chacha20-generic,poly1305-generic)" 2>&1) || [ $n -ge 5 ]; do
-		n=$((n + 1))
+generic_instances() {
+	for t in rfc7539 rfc7539esp; do
+		n=0
+		until res=$(afalg-check bind aead "$t(chacha20-lib,poly1305-generic)" \
+			"$t(chacha20-generic,poly1305-generic)" 2>&1) || [ $n -ge 5 ]; do
+			n=$((n + 1))
+		done
+		echo "KT generic $t$1: $(echo "$res" | grep -E '^(PASS|FAIL)' | tail -n 1), $n retries"
 	done
-	echo "KT generic $t: $(echo "$res" | grep -E '^(PASS|FAIL)' | tail -n 1), $n retries"
-done
+}
+generic_instances ''
 
 # Each implementation loads at priority 299, below chacha20-lib's 300: a
 # registration that outranks a driver removes the instances built on it
@@ -116,10 +119,21 @@ for i in $(echo "${kt_impls:-}" | tr , " "); do
 	fi
 done
 
+# The load as users get it registers implementations fuzzed one by one
+# above, so its fuzzing would repeat theirs: the kernel's 100 iterations.
+# At 400 (arm64) it removes the generic instances again, and the crypto
+# manager rebuilds them inside our AEADs' self-tests.  At 1000 iterations
+# one such rebuild outlasted the 60 s larval wait (kmemleak, two emulators
+# on two cores): its test larval was killed, the instance stayed untested,
+# and every KUnit lookup of it failed.  The bind after the load makes
+# sure they stand, tested, before the KUnit suites ask for them.
+echo 100 >/sys/module/cryptomgr/parameters/fuzz_iterations ||
+	echo "KT fuzz_iterations not set"
 fails0=$(failures)
 # shellcheck disable=SC2046 # one word per option
 insmod /chacha20_simd.ko $(echo "${kt_modparams:-}" | tr , " ") &&
 	selftests default
+generic_instances ' after the load'
 dmesg | sed -n 's/.*\(chacha20_simd: using .*\)/KT \1/p' | tail -n 1
 # kt_dump=1 (Bochs, whose slow serial port would interleave the kernel's
 # lines with ours: the kernel boots with loglevel=1): the KTAP comes from
