@@ -156,11 +156,8 @@ static unsigned int chachapoly_head_bytes(const struct chacha_impl *ci,
 	return stride;
 }
 
-/*
- * What chachapoly_start() enciphers to get block 0 and the head, and
- * chachapoly_oneshot() block 0 and the text's key stream.
- */
-static const u8 chachapoly_zeros[CHACHA_BLOCK_BYTES + CHACHAPOLY_ONESHOT_MAX];
+/* What chachapoly_start() enciphers to get block 0 and the head. */
+static const u8 chachapoly_zeros[CHACHA_BLOCK_BYTES + CHACHAPOLY_HEAD_MAX];
 
 /* @dst = @src ^ @ks, @len bytes, 8 at a time where it can. */
 static void chachapoly_xor(u8 *dst, const u8 *src, const u8 *ks,
@@ -529,6 +526,17 @@ static __always_inline void chachapoly_zero8(u8 *p, unsigned int len)
 		memcpy(p + i, &z, sizeof(z));
 }
 
+/* Zeros over the bytes from @len to @n at @p, @n a multiple of 8. */
+static __always_inline void chachapoly_zero_tail(u8 *p, unsigned int len,
+						 unsigned int n)
+{
+	unsigned int i;
+
+	for (i = len; i % sizeof(u64); i++)
+		p[i] = 0;
+	chachapoly_zero8(p + i, n - i);
+}
+
 /*
  * The padding after the AD and after the text, and the lengths; encrypting
  * (@ks_end past the lengths), zeros over the key stream left there.
@@ -557,12 +565,11 @@ chachapoly_pad_lens(u8 *m, unsigned int adlen, unsigned int len,
 
 void chachapoly_oneshot(const struct chacha_impl *ci,
 			const struct poly1305_impl *pi, const u32 *key,
-			const u8 nonce[CHACHAPOLY_NONCE_BYTES], u8 *m,
+			const u8 nonce[CHACHAPOLY_NONCE_BYTES], u8 *m, u8 *out,
 			unsigned int adlen, unsigned int len, bool encrypt,
 			bool simd_usable, u8 tag[CHACHAPOLY_TAG_BYTES])
 {
 	/* All written before they are read. */
-	u8 ks[CHACHA_BLOCK_BYTES + CHACHAPOLY_ONESHOT_MAX] __uninitialized;
 	u8 head[CHACHAPOLY_ONESHOT_AD_MAX] __uninitialized;
 	u8 key0[POLY1305_CORE_KEY_BYTES] __uninitialized;
 	u32 state[CHACHA_STATE_WORDS] __uninitialized;
@@ -572,7 +579,6 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 	unsigned int n = CHACHA_BLOCK_BYTES + round_up(len, CHACHA_BLOCK_BYTES);
 	unsigned int a = chachapoly_oneshot_ad(adlen), macbytes;
 	bool simd = chacha_request_simd(ci, n, simd_usable);
-	bool mac_dst = encrypt || PLANTED(DECAUTH);
 	/* Poly1305's SIMD function where it pays, as chachapoly_blocks(). */
 	unsigned int nblocks = (round_up(adlen, POLY_BLOCK) +
 				round_up(len, POLY_BLOCK)) / POLY_BLOCK + 1;
@@ -581,7 +587,6 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 								 pi->scalar;
 	u8 iv[CHACHA_IV_BYTES] = { 0 };		/* counter 0 */
 
-	BUILD_BUG_ON(CHACHAPOLY_HEAD_MAX > CHACHAPOLY_ONESHOT_MAX);
 	BUILD_BUG_ON(CHACHAPOLY_ONESHOT_AD_MAX != CHACHA_BLOCK_BYTES);
 	memcpy(iv + 4, nonce, CHACHAPOLY_NONCE_BYTES);
 	chacha_init_state(state, key, iv);
@@ -609,30 +614,29 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 		macbytes = chachapoly_pad_lens(m, adlen, len,
 					       n - CHACHA_BLOCK_BYTES);
 	} else {
-		/* Block 0, then the text's key stream from block 1: zeros in. */
+		/*
+		 * One call from @m to @out: block 0 over the AD's place, the
+		 * plaintext from block 1.  @m keeps the ciphertext for
+		 * Poly1305, and no XOR pass follows.
+		 */
 		if (simd)
-			chacha_crypt_impl(ci, state, ks, chachapoly_zeros, n,
-					  20);
+			chacha_crypt_impl(ci, state, out, m, n, 20);
 		else
-			chacha_crypt_request(ci, state, ks, chachapoly_zeros, n,
-					     20, false);
-		oot_poly1305_init(&st, ks);
-		memzero_explicit(ks, CHACHA_BLOCK_BYTES);
+			chacha_crypt_request(ci, state, out, m, n, 20, false);
+		chachapoly_xor_wipe(key0, m, out, sizeof(key0),
+				    CHACHA_BLOCK_BYTES);
+		oot_poly1305_init(&st, key0);
+		memzero_explicit(key0, sizeof(key0));
+		/* Past the text, block n's key stream XOR what @m held. */
+		chachapoly_zero_tail(out + CHACHA_BLOCK_BYTES, len,
+				     n - CHACHA_BLOCK_BYTES);
+		if (PLANTED(DECAUTH))
+			memcpy(m + CHACHA_BLOCK_BYTES, out + CHACHA_BLOCK_BYTES,
+			       len);
 		macbytes = chachapoly_pad_lens(m, adlen, len, 0);
-		if (mac_dst)
-			chachapoly_xor_wipe(m + CHACHA_BLOCK_BYTES,
-					    m + CHACHA_BLOCK_BYTES,
-					    ks + CHACHA_BLOCK_BYTES, len,
-					    n - CHACHA_BLOCK_BYTES);
 	}
-	/* The ciphertext: after the pass encrypting, before it decrypting. */
 	poly1305_call_st(&st, fn, m + a,
 			 macbytes / POLY_BLOCK - PLANTED(ONESHOT));
-	if (!mac_dst)
-		chachapoly_xor_wipe(m + CHACHA_BLOCK_BYTES,
-				    m + CHACHA_BLOCK_BYTES,
-				    ks + CHACHA_BLOCK_BYTES, len,
-				    n - CHACHA_BLOCK_BYTES);
 	if (simd)
 		chacha_simd_end(save);
 	oot_poly1305_emit(&st, tag);

@@ -225,6 +225,13 @@ void chachapoly_final(struct chachapoly_req *r,
 #define CHACHAPOLY_ONESHOT_BYTES	(CHACHAPOLY_ONESHOT_AD_MAX + \
 					 CHACHAPOLY_ONESHOT_MAX + \
 					 CHACHA_BLOCK_BYTES)
+/*
+ * Decrypting, chachapoly_oneshot() writes block 0's place and the plaintext
+ * to a second buffer of this size, the plaintext again from
+ * CHACHAPOLY_ONESHOT_AD_MAX, and leaves zeros in all but the plaintext.
+ */
+#define CHACHAPOLY_ONESHOT_OUT_BYTES	(CHACHAPOLY_ONESHOT_AD_MAX + \
+					 CHACHAPOLY_ONESHOT_MAX)
 
 static inline unsigned int chachapoly_oneshot_ad(unsigned int adlen)
 {
@@ -257,17 +264,19 @@ static inline bool chachapoly_oneshot_fits(const struct chacha_impl *ci,
 
 /*
  * A whole request in @m, laid out as above: what chachapoly_start(),
- * chachapoly_ad(), chachapoly_crypt() and chachapoly_final() do, with
- * the text enciphered or deciphered in place and the tag in @tag.  For
- * short requests: at most one SIMD section, if @simd_usable and SIMD beats
- * scalar C at this length; block 0's key stream and the text's from one
- * call of @ci's cores, straight over the text when encrypting; Poly1305
- * in one call.  Writes the padding and the lengths, and may write the
- * rest of the buffer.  Only where chachapoly_oneshot_fits().
+ * chachapoly_ad(), chachapoly_crypt() and chachapoly_final() do, with the
+ * tag in @tag.  Encrypting, the text is enciphered in place in @m, and
+ * @out is not used.  Decrypting, the plaintext goes to @out, as
+ * CHACHAPOLY_ONESHOT_OUT_BYTES says.  For short requests: at most one
+ * SIMD section, if @simd_usable and SIMD beats scalar C at this length;
+ * block 0's key stream and the text's from one call of @ci's cores,
+ * straight over the text; Poly1305 in one call.  Writes the padding and
+ * the lengths, and may write the rest of @m.  Only where
+ * chachapoly_oneshot_fits().
  */
 void chachapoly_oneshot(const struct chacha_impl *ci,
 			const struct poly1305_impl *pi, const u32 *key,
-			const u8 nonce[CHACHAPOLY_NONCE_BYTES], u8 *m,
+			const u8 nonce[CHACHAPOLY_NONCE_BYTES], u8 *m, u8 *out,
 			unsigned int adlen, unsigned int len, bool encrypt,
 			bool simd_usable, u8 tag[CHACHAPOLY_TAG_BYTES]);
 

@@ -224,10 +224,14 @@ static int chachapoly_small(struct aead_request *req, bool encrypt,
 	const struct chachapoly_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 	/* Filled from req->src or by chachapoly_oneshot() before use. */
 	u8 m[CHACHAPOLY_ONESHOT_BYTES] __uninitialized;
+	u8 out[CHACHAPOLY_ONESHOT_OUT_BYTES] __uninitialized;
 	u8 tag[CHACHAPOLY_TAG_BYTES], want[CHACHAPOLY_TAG_BYTES];
 	u8 nonce[CHACHAPOLY_NONCE_BYTES];
 	unsigned int adlen = chachapoly_nonce(req, nonce);
 	u8 *text = m + CHACHAPOLY_ONESHOT_AD_MAX;
+	/* What goes to dst: in place in @m, decrypting from @out. */
+	u8 *wipe = encrypt ? m : out + CHACHAPOLY_ONESHOT_AD_MAX;
+	u8 *res = (encrypt ? m : out) + CHACHAPOLY_ONESHOT_AD_MAX;
 	/* The IV at the AD's end, for rfc7539esp; in m's lengths' place. */
 	u8 *iv = text + round_up(textlen, POLY1305_CORE_BLOCK_BYTES);
 	bool copy = req->dst != req->src;
@@ -237,6 +241,7 @@ static int chachapoly_small(struct aead_request *req, bool encrypt,
 		{ text, textlen },
 		{ encrypt ? tag : want, CHACHAPOLY_TAG_BYTES },
 	};
+	struct chachapoly_piece w[] = { { res, textlen }, { tag, sizeof(tag) } };
 	bool simd = crypto_simd_usable();
 	int err;
 
@@ -247,22 +252,27 @@ static int chachapoly_small(struct aead_request *req, bool encrypt,
 	if (!err && copy)
 		err = chachapoly_sg_pieces(req->dst, 0, p, 2, false);
 	if (!err)
-		chachapoly_oneshot(ci, pi, ctx->key, nonce, m, adlen, textlen,
-				   encrypt, simd, tag);
+		chachapoly_oneshot(ci, pi, ctx->key, nonce, m, out, adlen,
+				   textlen, encrypt, simd, tag);
 	if (!encrypt) {
 		if (!err && crypto_memneq(tag, want, sizeof(tag)))
 			err = -EBADMSG;
 		if (err)
-			memzero_explicit(text, textlen);
+			memzero_explicit(res, textlen);
 	}
 	/* The text, and the tag encrypting; nothing to write, dst untouched. */
 	if (!err || (!encrypt && textlen)) {
-		int werr = chachapoly_sg_pieces(req->dst, req->assoclen, p + 2,
+		int werr = chachapoly_sg_pieces(req->dst, req->assoclen, w,
 						1 + encrypt, false);
 
 		err = err ?: werr;
 	}
-	memzero_explicit(m, CHACHAPOLY_ONESHOT_AD_MAX + textlen);
+	/*
+	 * The plaintext, and encrypting, block 0's place in @m.  Decrypting,
+	 * @m holds only what came in, and chachapoly_oneshot() leaves zeros
+	 * in @out around the plaintext.
+	 */
+	memzero_explicit(wipe, res + textlen - wipe);
 	memzero_explicit(tag, sizeof(tag));
 	memzero_explicit(want, sizeof(want));
 	memzero_explicit(nonce, sizeof(nonce));

@@ -22,7 +22,8 @@
  *   edge     ciphertext of all-ones blocks, and all-zero blocks, which take
  *            h near and past 2^130 - 5 in the Poly1305 of the text
  *   nosimd   requests as where SIMD is unusable (the scalar path)
- *   wipe     chachapoly_final() leaves the request state all zero
+ *   wipe     chachapoly_final() leaves the request state all zero, and
+ *            chachapoly_oneshot() no key stream beside the plaintext
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,26 @@ static void ref_aead(const u8 *key, const u8 *nonce, const u8 *ad,
 }
 
 /*
+ * Decrypting, chachapoly_oneshot() leaves in @out only the plaintext: no
+ * key stream of block 0, none past the text in its last block.
+ */
+static void oneshot_check_wiped(const struct aead_pair *p, const u8 *out,
+				unsigned int len)
+{
+	unsigned int text = CHACHAPOLY_ONESHOT_AD_MAX, i;
+	unsigned int end = text + round_up(len, CHACHA_BLOCK_BYTES);
+	bool ok = true;
+
+	for (i = 0; i < end; i++)
+		if ((i < text || i >= text + len) && out[i])
+			ok = false;
+	count(ok);
+	if (!ok)
+		report("aead/wipe %s: one pass, %u bytes: key stream left in out",
+		       p->name, len);
+}
+
+/*
  * The code under test: AD in pieces of at most @adpiece bytes (0: one),
  * the text in steps of whole blocks of at most @steps blocks (0: one step),
  * the last of any length.
@@ -110,14 +131,18 @@ static void run_aead(const struct aead_pair *p, const u8 *key,
 	if (!adpiece && !steps && (adlen + len) % 2 == 0 &&
 	    chachapoly_oneshot_fits(p->ci, p->pi, adlen, len)) {
 		u8 m[CHACHAPOLY_ONESHOT_BYTES];
-		u8 *text = m + CHACHAPOLY_ONESHOT_AD_MAX;
+		u8 out[CHACHAPOLY_ONESHOT_OUT_BYTES];
+		u8 *res = encrypt ? m : out;
 
 		rng_fill(m, sizeof(m));
+		rng_fill(out, sizeof(out));
 		memcpy(m + chachapoly_oneshot_ad(adlen), ad, adlen);
-		memcpy(text, src, len);
-		chachapoly_oneshot(p->ci, p->pi, kw, nonce, m, adlen, len,
+		memcpy(m + CHACHAPOLY_ONESHOT_AD_MAX, src, len);
+		chachapoly_oneshot(p->ci, p->pi, kw, nonce, m, out, adlen, len,
 				   encrypt, simd, tag);
-		memcpy(dst, text, len);
+		memcpy(dst, res + CHACHAPOLY_ONESHOT_AD_MAX, len);
+		if (!encrypt)
+			oneshot_check_wiped(p, out, len);
 		return;
 	}
 	chachapoly_start(&r, p->ci, p->pi, kw, nonce, simd);

@@ -256,9 +256,9 @@ static bool tag_differs(const u8 *a, const u8 *b)
 
 /*
  * The glue's short requests (chachapoly_small()): the AD and the text
- * copied into one buffer on the stack, chachapoly_oneshot() in place
- * there, and the text copied out.  The copies stand for the glue's from
- * and to the scatterlists.
+ * copied into one buffer on the stack, chachapoly_oneshot() there, and
+ * the text copied out, decrypting from the second buffer.  The copies
+ * stand for the glue's from and to the scatterlists.
  */
 static noinline void module_aead_oneshot(const struct chacha_impl *ci,
 					 const struct poly1305_impl *pi,
@@ -267,14 +267,16 @@ static noinline void module_aead_oneshot(const struct chacha_impl *ci,
 					 bool decrypt, u8 *tag)
 {
 	u8 m[CHACHAPOLY_ONESHOT_BYTES] __uninitialized;
+	u8 out[CHACHAPOLY_ONESHOT_OUT_BYTES] __uninitialized;
 	u8 *text = m + CHACHAPOLY_ONESHOT_AD_MAX;
+	u8 *res = decrypt ? out : m;
 
 	memcpy(m + chachapoly_oneshot_ad(a->adlen), a->ad, a->adlen);
 	memcpy(text, src, len);
-	chachapoly_oneshot(ci, pi, a->key, a->nonce, m, a->adlen, len,
+	chachapoly_oneshot(ci, pi, a->key, a->nonce, m, out, a->adlen, len,
 			   !decrypt, true, tag);
-	memcpy(dst, text, len);
-	memzero_explicit(m, CHACHAPOLY_ONESHOT_AD_MAX + len);
+	memcpy(dst, res + CHACHAPOLY_ONESHOT_AD_MAX, len);
+	memzero_explicit(res, CHACHAPOLY_ONESHOT_AD_MAX + len);
 }
 
 /*
