@@ -230,8 +230,8 @@ static int chachapoly_small(struct aead_request *req, bool encrypt,
 	unsigned int adlen = chachapoly_nonce(req, nonce);
 	u8 *text = m + CHACHAPOLY_ONESHOT_AD_MAX;
 	/* What goes to dst: in place in @m, decrypting from @out. */
-	u8 *wipe = encrypt ? m : out + CHACHAPOLY_ONESHOT_AD_MAX;
 	u8 *res = (encrypt ? m : out) + CHACHAPOLY_ONESHOT_AD_MAX;
+	u8 *wipe = encrypt ? m : res;
 	/* The IV at the AD's end, for rfc7539esp; in m's lengths' place. */
 	u8 *iv = text + round_up(textlen, POLY1305_CORE_BLOCK_BYTES);
 	bool copy = req->dst != req->src;
@@ -251,9 +251,12 @@ static int chachapoly_small(struct aead_request *req, bool encrypt,
 	/* Out of place, the AD goes to dst before the lengths take m's IV. */
 	if (!err && copy)
 		err = chachapoly_sg_pieces(req->dst, 0, p, 2, false);
-	if (!err)
+	if (!err) {
 		chachapoly_oneshot(ci, pi, ctx->key, nonce, m, out, adlen,
 				   textlen, encrypt, simd, tag);
+		if (encrypt)
+			wipe = res + textlen;
+	}
 	if (!encrypt) {
 		if (!err && crypto_memneq(tag, want, sizeof(tag)))
 			err = -EBADMSG;
@@ -268,11 +271,13 @@ static int chachapoly_small(struct aead_request *req, bool encrypt,
 		err = err ?: werr;
 	}
 	/*
-	 * The plaintext, and encrypting, block 0's place in @m.  Decrypting,
-	 * @m holds only what came in, and chachapoly_oneshot() leaves zeros
-	 * in @out around the plaintext.
+	 * The plaintext: decrypting in @out, where chachapoly_oneshot() leaves
+	 * zeros around it, and @m holds only what came in.  Encrypting, in @m
+	 * if chachapoly_oneshot() did not run.  After it, @m holds the
+	 * ciphertext, the AD, zeros and the lengths, and @wipe nothing.
 	 */
-	memzero_explicit(wipe, res + textlen - wipe);
+	if (wipe != res + textlen)
+		memzero_explicit(wipe, res + textlen - wipe);
 	memzero_explicit(tag, sizeof(tag));
 	memzero_explicit(want, sizeof(want));
 	memzero_explicit(nonce, sizeof(nonce));

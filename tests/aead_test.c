@@ -87,23 +87,39 @@ static void ref_aead(const u8 *key, const u8 *nonce, const u8 *ad,
 }
 
 /*
- * Decrypting, chachapoly_oneshot() leaves in @out only the plaintext: no
- * key stream of block 0, none past the text in its last block.
+ * chachapoly_oneshot() leaves no key stream behind.  Decrypting, @out holds
+ * the plaintext and zeros to the end of its last block.  Encrypting, @m
+ * holds what @before held up to the AD's end, zeros to the text, then the
+ * ciphertext, zeros, the lengths, and zeros to the end of its last block.
  */
-static void oneshot_check_wiped(const struct aead_pair *p, const u8 *out,
-				unsigned int len)
+static void oneshot_check_wiped(const struct aead_pair *p, const u8 *m,
+				const u8 *before, const u8 *out,
+				unsigned int adlen, unsigned int len,
+				bool encrypt)
 {
 	unsigned int text = CHACHAPOLY_ONESHOT_AD_MAX, i;
+	unsigned int ad_end = chachapoly_oneshot_ad(adlen) + adlen;
+	unsigned int lens = text + round_up(len, POLY1305_CORE_BLOCK_BYTES);
 	unsigned int end = text + round_up(len, CHACHA_BLOCK_BYTES);
+	u8 want[CHACHAPOLY_ONESHOT_BYTES] = { 0 };
 	bool ok = true;
 
+	if (encrypt) {
+		memcpy(want, before, ad_end);
+		put_le64(want + lens, adlen);
+		put_le64(want + lens + 8, len);
+		if (end < lens + 16)
+			end = lens + 16;
+	}
 	for (i = 0; i < end; i++)
-		if ((i < text || i >= text + len) && out[i])
+		if ((i < text || i >= text + len) &&
+		    (encrypt ? m : out)[i] != want[i])
 			ok = false;
 	count(ok);
 	if (!ok)
-		report("aead/wipe %s: one pass, %u bytes: key stream left in out",
-		       p->name, len);
+		report("aead/wipe %s: one pass, %s, AD %u text %u: key stream left in %s",
+		       p->name, encrypt ? "encrypting" : "decrypting", adlen,
+		       len, encrypt ? "m" : "out");
 }
 
 /*
@@ -130,7 +146,7 @@ static void run_aead(const struct aead_pair *p, const u8 *key,
 	 */
 	if (!adpiece && !steps && (adlen + len) % 2 == 0 &&
 	    chachapoly_oneshot_fits(p->ci, p->pi, adlen, len)) {
-		u8 m[CHACHAPOLY_ONESHOT_BYTES];
+		u8 m[CHACHAPOLY_ONESHOT_BYTES], before[CHACHAPOLY_ONESHOT_BYTES];
 		u8 out[CHACHAPOLY_ONESHOT_OUT_BYTES];
 		u8 *res = encrypt ? m : out;
 
@@ -138,11 +154,11 @@ static void run_aead(const struct aead_pair *p, const u8 *key,
 		rng_fill(out, sizeof(out));
 		memcpy(m + chachapoly_oneshot_ad(adlen), ad, adlen);
 		memcpy(m + CHACHAPOLY_ONESHOT_AD_MAX, src, len);
+		memcpy(before, m, sizeof(m));
 		chachapoly_oneshot(p->ci, p->pi, kw, nonce, m, out, adlen, len,
 				   encrypt, simd, tag);
 		memcpy(dst, res + CHACHAPOLY_ONESHOT_AD_MAX, len);
-		if (!encrypt)
-			oneshot_check_wiped(p, out, len);
+		oneshot_check_wiped(p, m, before, out, adlen, len, encrypt);
 		return;
 	}
 	chachapoly_start(&r, p->ci, p->pi, kw, nonce, simd);

@@ -276,7 +276,9 @@ static noinline void module_aead_oneshot(const struct chacha_impl *ci,
 	chachapoly_oneshot(ci, pi, a->key, a->nonce, m, out, a->adlen, len,
 			   !decrypt, true, tag);
 	memcpy(dst, res + CHACHAPOLY_ONESHOT_AD_MAX, len);
-	memzero_explicit(res, CHACHAPOLY_ONESHOT_AD_MAX + len);
+	/* As the glue: encrypting, @m holds no secret after the call. */
+	if (decrypt)
+		memzero_explicit(out + CHACHAPOLY_ONESHOT_AD_MAX, len);
 }
 
 /*
