@@ -266,12 +266,12 @@ static inline bool chachapoly_oneshot_fits(const struct chacha_impl *ci,
  * A whole request in @m, laid out as above: what chachapoly_start(),
  * chachapoly_ad(), chachapoly_crypt() and chachapoly_final() do, with the
  * tag in @tag.  Encrypting, the text is enciphered in place in @m, which
- * keeps no key stream, and @out is not used.  Decrypting, the plaintext goes to @out, as
- * CHACHAPOLY_ONESHOT_OUT_BYTES says.  For short requests: at most one
- * SIMD section, if @simd_usable and SIMD beats scalar C at this length;
- * block 0's key stream and the text's from one call of @ci's cores,
- * straight over the text; Poly1305 in one call.  Writes the padding and
- * the lengths, and may write the rest of @m.  Only where
+ * keeps no key stream, and @out is not used.  Decrypting, the plaintext
+ * goes to @out, as CHACHAPOLY_ONESHOT_OUT_BYTES says.  For short requests:
+ * at most one SIMD section, if @simd_usable and SIMD beats scalar C at
+ * this length; block 0's key stream and the text's from one call of @ci's
+ * cores, straight over the text; Poly1305 in one call.  Writes the padding
+ * and the lengths, and may write the rest of @m.  Only where
  * chachapoly_oneshot_fits().
  */
 void chachapoly_oneshot(const struct chacha_impl *ci,
