@@ -573,6 +573,15 @@ fi
 # ktls-check's output: the driver it named, its RESULT line.
 kt_driver() { sed -n 's/^DRIVER in use: rfc7539(chacha20,poly1305) -> //p' <<<"$1"; }
 kt_result() { grep '^RESULT' <<<"$1" | head -n 1; }
+# kt_serve G OUT ARGS...: "ktls-check ARGS" in the background on guest G,
+# its output in OUT; returns once it listens, or fails after 10 s.
+kt_serve() {
+	local g=$1 o=$2
+	shift 2
+	on "$g" "rm -f $o; (ktls-check $* >$o 2>&1 &); i=0; while" \
+		"[ \$i -lt 50 ]; do grep -q LISTENING $o && exit 0;" \
+		"sleep 0.2; i=\$((i + 1)); done; exit 1" >/dev/null
+}
 
 # 8, 9. bulk transfer both ways, checksummed at both ends.
 if [ $mode = check ]; then
@@ -631,10 +640,7 @@ if [ $mode = check ]; then
 	# [B_OPT]]: "RESULT OK" and the drivers from both ends in $KT_A, $KT_B.
 	ktls() {
 		local p=$1 m=$2 oa=${3:-} ob=${4:-}
-		on b "rm -f /tmp/kt.out; (ktls-check server $p 42 $m $ob" \
-			">/tmp/kt.out 2>&1 &); i=0; while [ \$i -lt 50 ]; do" \
-			"grep -q LISTENING /tmp/kt.out && exit 0; sleep 0.2;" \
-			"i=\$((i + 1)); done; exit 1" >/dev/null || return 1
+		kt_serve b /tmp/kt.out server "$p" 42 "$m" "$ob" || return 1
 		KT_A=$(on a -t 600 "ktls-check client $outer_b $p 42 $m $oa") ||
 			true
 		for _ in $(seq 60); do
