@@ -142,12 +142,14 @@ xfrm_two() {
 		"/proc/net/xfrm_stat"
 }
 
-# sa_packets: the packets A's SAs carried, both together
-sa_packets() {
-	on a "ip -s xfrm state" | awk '
+# sa_stats G: "FAILED PACKETS" from one read of G's SAs: the packets
+# whose tag failed, and the packets they carried, all SAs together
+sa_stats() {
+	on "$1" "ip -s xfrm state" | awk '
+		$1 == "replay-window" && $5 == "failed" { f += $6 }
 		want { p += $2; want = 0 }
 		/lifetime current:/ { want = 1 }
-		END { print p + 0 }'
+		END { print f + 0, p + 0 }'
 }
 
 # flow_result G_TX G_RX PORT: "OK sent N" or "BAD ..." for one flow
@@ -184,7 +186,8 @@ load_checks() {
 	x0_a=$(xfrm_two a) || x0_a='?'
 	x0_b=$(xfrm_two b) || x0_b='?'
 	sites=$(trace_setup) || sites="none: $sites"
-	pk0=$(sa_packets) || pk0=''
+	pk0=$(sa_stats a) || pk0=''
+	pk0=${pk0#* }
 	echo "trace sites: $sites" >>"$out/session.log"
 
 	t0=$(now)
@@ -277,10 +280,12 @@ load_checks() {
 		[[ $x0_b =~ ^[0-9]+\ [0-9]+$ ]] && [ "$x1_b" = "$x0_b" ]; } ||
 		ok=1
 	# Of those, the packets whose tag failed: each SA's "failed" count.
+	# A's packets, for 25, from the same read.
 	r=''
 	for g in a b; do
-		r+=" ${g^^} $(on "$g" "ip -s xfrm state" | awk '$1 == "replay-window" &&
-			$5 == "failed" { n += $6 } END { print n + 0 }')" || r+=' ?'
+		p=$(sa_stats "$g") || p='? ?'
+		r+=" ${g^^} ${p% *}"
+		[ "$g" = b ] || st=${p#* }
 	done
 	verdict 24 $ok "XfrmInStateProtoError XfrmInNoStates: A $x0_a ->" \
 		"$x1_a, B $x0_b -> $x1_b; of them failing their tag:$r"
@@ -288,7 +293,6 @@ load_checks() {
 	# 25. A's requests, from the hist triggers; and for comparison the
 	# packets A's SAs carried meanwhile (one request each).
 	r=$(trace_counts) || r=''
-	st=$(sa_packets) || st=''
 	[[ $st =~ ^[0-9]+$ && $pk0 =~ ^[0-9]+$ ]] && st=$((st - pk0)) || st='?'
 	ok=0
 	[[ $r =~ ^[1-9][0-9]*\ [0-9]+\ [0-9]+\ [0-9]+\ 0\  ]] || ok=1
