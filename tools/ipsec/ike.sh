@@ -183,17 +183,14 @@ sa_sum() {
 rekey_races='XfrmOutNoStates|XfrmOutStateInvalid|XfrmOutStateModeError'
 rekey_races+='|XfrmInNoStates|XfrmInStateInvalid'
 
-# xfrm_errors G: "REFUSED;RACES", the counters of G's /proc/net/xfrm_stat
-# that are not 0, "name=value" each, the rekey races after the ';'
+# xfrm_errors G: "REFUSED;RACES;N", the counters of G's /proc/net/xfrm_stat
+# that are not 0, "name=value" each, the rekey races after the first ';',
+# and N, the sum of the races
 xfrm_errors() {
 	on "$1" "awk -v r='^($rekey_races)\$' '\$2 != 0 {" \
-		"if (\$1 ~ r) x = x (x == \"\" ? \"\" : \" \") \$1 \"=\" \$2;" \
-		"else e = e (e == \"\" ? \"\" : \" \") \$1 \"=\" \$2 }" \
-		"END { print e \";\" x }' /proc/net/xfrm_stat"
-}
-# races_sum "A=1 B=2": 3
-races_sum() {
-	tr ' ' '\n' | awk -F= '{ n += $2 } END { print n + 0 }'
+		"if (\$1 ~ r) { x = x (x == \"\" ? \"\" : \" \") \$1 \"=\" \$2;" \
+		"n += \$2 } else e = e (e == \"\" ? \"\" : \" \") \$1 \"=\" \$2 }" \
+		"END { print e \";\" x \";\" n + 0 }' /proc/net/xfrm_stat"
 }
 
 # 17, 8, 9, 18, 19, 20, 21: with the CHILD_SA up.
@@ -251,15 +248,16 @@ ike_checks() {
 	i=$(cut -d' ' -f2 <<<"$o") o=${o%% *}
 	cur=$(sa_sum <<<"$cur")
 	cur=${cur% *}
-	x_a=$(xfrm_errors a) || x_a='?;'
-	x_b=$(xfrm_errors b) || x_b='?;'
+	x_a=$(xfrm_errors a) || x_a='?;;0'
+	x_b=$(xfrm_errors b) || x_b='?;;0'
 	# At most one packet lost to a race per rekey, both sides together.
-	r=$(($(races_sum <<<"${x_a#*;}") + $(races_sum <<<"${x_b#*;}")))
+	r=$((${x_a##*;} + ${x_b##*;}))
 	ok=0
 	{ [ "$o" -ge "$size" ] && [ "$i" -ge "$size" ] &&
 		[ -z "${x_a%%;*}" ] && [ -z "${x_b%%;*}" ] &&
 		[ "$r" -le $((n_ab + n_ba)) ]; } || ok=1
 	x=${x_a%%;*} y=${x_b%%;*} x_a=${x_a#*;} x_b=${x_b#*;}
+	x_a=${x_a%;*} x_b=${x_b%;*}
 	verdict 19 $ok "A's SAs: out $o bytes, in $i bytes (deleted" \
 		"$(cut -d' ' -f3 <<<"$cl") SAs, ip -s xfrm monitor: out ${cl%% *}," \
 		"in $(cut -d' ' -f2 <<<"$cl"); current, ip -s xfrm state: out" \
