@@ -174,25 +174,6 @@ unsigned int chacha_stride(const struct chacha_impl *impl)
 	return i < 0 ? 0 : impl->cores[chacha_stride_core[i]].blocks;
 }
 
-/* "expand 32-byte k" */
-static const u32 chacha_sigma[4] = {
-	0x61707865, 0x3320646e, 0x79622d32, 0x6b206574
-};
-
-void chacha_init_state(u32 *state, const u32 *key, const u8 *iv)
-{
-	int i;
-
-	memcpy(state, chacha_sigma, sizeof(chacha_sigma));
-	memcpy(&state[4], key, CHACHA_KEY_BYTES);
-	for (i = 0; i < 4; i++) {
-		__le32 w;
-
-		memcpy(&w, iv + 4 * i, sizeof(w));
-		state[12 + i] = le32_to_cpu(w);
-	}
-}
-
 static __always_inline void chacha_qr(u32 *x, int a, int b, int c, int d)
 {
 	x[a] += x[b];

@@ -12,6 +12,8 @@
 #include <linux/init.h>
 #include <linux/types.h>
 #include <linux/linkage.h>
+#include <linux/string.h>
+#include <asm/byteorder.h>
 
 #include "compat.h"
 
@@ -198,7 +200,30 @@ asmlinkage void chacha20_4block_xor_neon(const u32 *state, u8 *dst,
 extern const struct chacha_impl chacha_impls[];
 extern const unsigned int chacha_nimpls;
 
-void chacha_init_state(u32 *state, const u32 *key, const u8 *iv);
+/*
+ * The state for @key and the 16-byte @iv: the block counter state[12],
+ * then the nonce, little endian.  Inline: every request starts here, and
+ * a call would cost a return through the kernel's thunk.
+ */
+static __always_inline void chacha_init_state(u32 *state, const u32 *key,
+					      const u8 *iv)
+{
+	int i;
+
+	/* "expand 32-byte k" */
+	state[0] = 0x61707865;
+	state[1] = 0x3320646e;
+	state[2] = 0x79622d32;
+	state[3] = 0x6b206574;
+	memcpy(&state[4], key, CHACHA_KEY_BYTES);
+	for (i = 0; i < 4; i++) {
+		__le32 w;
+
+		memcpy(&w, iv + 4 * i, sizeof(w));
+		state[12 + i] = le32_to_cpu(w);
+	}
+}
+
 #ifndef __KERNEL__
 /* One key stream block: the user-space tests' only (the module has none). */
 void chacha_block_scalar(const u32 *state, u8 *out, unsigned int nrounds);
