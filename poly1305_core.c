@@ -48,16 +48,9 @@
 /*
  * Always inlined: with the kernel's fortified memcpy() the compiler left
  * these out of line, six calls per request and two per block of the C
- * Poly1305, each through a return thunk where the kernel has them.
+ * Poly1305, each through a return thunk where the kernel has them.  The
+ * load is poly1305_core.h's oot_poly1305_le64().
  */
-static __always_inline u64 load_le64(const u8 *p)
-{
-	__le64 w;
-
-	memcpy(&w, p, sizeof(w));
-	return le64_to_cpu(w);
-}
-
 static __always_inline void store_le64(u8 *p, u64 v)
 {
 	__le64 w = cpu_to_le64(v);
@@ -86,19 +79,6 @@ static void fold_h2(u64 *h0, u64 *h1, u64 *h2)
 		*h2 += (u64)(t >> 64);
 }
 
-void oot_poly1305_init(struct poly1305_core_state *st,
-		       const u8 key[POLY1305_CORE_KEY_BYTES])
-{
-	/* r &= 0x0ffffffc0ffffffc0ffffffc0fffffff */
-	st->r[0] = load_le64(key) & 0x0ffffffc0fffffffULL;
-	st->r[1] = load_le64(key + 8) & 0x0ffffffc0ffffffcULL;
-	st->s[0] = load_le64(key + 16);
-	st->s[1] = load_le64(key + 24);
-	st->h[0] = 0;
-	st->h[1] = 0;
-	st->h[2] = 0;
-}
-
 void oot_poly1305_blocks(struct poly1305_core_state *st, const u8 *src,
 			 unsigned int nblocks, u32 hibit)
 {
@@ -110,8 +90,8 @@ void oot_poly1305_blocks(struct poly1305_core_state *st, const u8 *src,
 
 	while (nblocks--) {
 		/* h += m + hibit 2^128: h2 <= 4 + 1 + 1 */
-		d0 = (unsigned __int128)h0 + load_le64(src);
-		d1 = (unsigned __int128)h1 + load_le64(src + 8) +
+		d0 = (unsigned __int128)h0 + oot_poly1305_le64(src);
+		d1 = (unsigned __int128)h1 + oot_poly1305_le64(src + 8) +
 		     (u64)(d0 >> 64);
 		h0 = (u64)d0;
 		h1 = (u64)d1;

@@ -18,6 +18,8 @@
 
 #include <linux/linkage.h>
 #include <linux/types.h>
+#include <linux/string.h>
+#include <asm/byteorder.h>
 
 #define POLY1305_CORE_BLOCK_BYTES	16
 #define POLY1305_CORE_KEY_BYTES		32
@@ -34,9 +36,32 @@ struct poly1305_core_state {
 	u64 s[2];
 };
 
-/* Clamp r, take s, clear the accumulator. */
-void oot_poly1305_init(struct poly1305_core_state *st,
-		       const u8 key[POLY1305_CORE_KEY_BYTES]);
+/* The little-endian 64-bit word at @p, any alignment. */
+static __always_inline u64 oot_poly1305_le64(const u8 *p)
+{
+	__le64 w;
+
+	memcpy(&w, p, sizeof(w));
+	return le64_to_cpu(w);
+}
+
+/*
+ * Clamp r, take s, clear the accumulator.  Inline: every AEAD request
+ * starts here, and a call would cost a return through the kernel's thunk.
+ */
+static __always_inline void
+oot_poly1305_init(struct poly1305_core_state *st,
+		  const u8 key[POLY1305_CORE_KEY_BYTES])
+{
+	/* r &= 0x0ffffffc0ffffffc0ffffffc0fffffff */
+	st->r[0] = oot_poly1305_le64(key) & 0x0ffffffc0fffffffULL;
+	st->r[1] = oot_poly1305_le64(key + 8) & 0x0ffffffc0ffffffcULL;
+	st->s[0] = oot_poly1305_le64(key + 16);
+	st->s[1] = oot_poly1305_le64(key + 24);
+	st->h[0] = 0;
+	st->h[1] = 0;
+	st->h[2] = 0;
+}
 
 /*
  * Absorb @nblocks whole 16-byte blocks of @src (any alignment).  @hibit
