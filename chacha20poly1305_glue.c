@@ -74,6 +74,19 @@ static int chachapoly_setauthsize(struct crypto_aead *tfm,
 }
 
 /*
+ * sg_miter_start() on all of @sg, with no sg_nents() first: that walks
+ * the whole list, a call and a loop per request.  The iterator stops
+ * where sg_nents() would, at the entry after which sg_next() gives NULL,
+ * and each caller stops at its own length before.
+ */
+static __always_inline void chachapoly_miter_start(struct sg_mapping_iter *m,
+						   struct scatterlist *sg,
+						   unsigned int flags)
+{
+	sg_miter_start(m, sg, UINT_MAX, COMPAT_SG_MITER_MAP | flags);
+}
+
+/*
  * Copy @n bytes from @buf into the scatterlist of @m, from where @m
  * stands.  Each page is mapped and unmapped in turn, inside the caller's
  * mapping of @buf's page: the mappings nest.
@@ -108,11 +121,9 @@ static void chachapoly_hash_ad(struct chachapoly_req *r,
 
 	if (!req->assoclen)
 		return;
-	sg_miter_start(&src, req->src, sg_nents(req->src),
-		       COMPAT_SG_MITER_MAP | SG_MITER_FROM_SG);
+	chachapoly_miter_start(&src, req->src, SG_MITER_FROM_SG);
 	if (copy)
-		sg_miter_start(&dst, req->dst, sg_nents(req->dst),
-			       COMPAT_SG_MITER_MAP | SG_MITER_TO_SG);
+		chachapoly_miter_start(&dst, req->dst, SG_MITER_TO_SG);
 	while (off < req->assoclen && sg_miter_next(&src)) {
 		unsigned int n = min_t(size_t, src.length,
 				       req->assoclen - off);
@@ -180,8 +191,8 @@ static int chachapoly_sg_pieces(struct scatterlist *sg, unsigned int skip,
 		k++;
 	if (k == n)
 		return 0;
-	sg_miter_start(&m, sg, sg_nents(sg), COMPAT_SG_MITER_MAP |
-		       (from_sg ? SG_MITER_FROM_SG : SG_MITER_TO_SG));
+	chachapoly_miter_start(&m, sg, from_sg ? SG_MITER_FROM_SG :
+						 SG_MITER_TO_SG);
 	if (skip && !sg_miter_skip(&m, skip))
 		goto out;
 	while (k < n && sg_miter_next(&m)) {
