@@ -200,6 +200,20 @@ asmlinkage void chacha20_4block_xor_neon(const u32 *state, u8 *dst,
 extern const struct chacha_impl chacha_impls[];
 extern const unsigned int chacha_nimpls;
 
+/* @n little-endian 32-bit words at @src, any alignment, into @dst. */
+static __always_inline void chacha_le32_words(u32 *dst, const u8 *src,
+					      unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		__le32 w;
+
+		memcpy(&w, src + 4 * i, sizeof(w));
+		dst[i] = le32_to_cpu(w);
+	}
+}
+
 /*
  * The state for @key and the 16-byte @iv: the block counter state[12],
  * then the nonce, little endian.  Inline: every request starts here, and
@@ -208,20 +222,13 @@ extern const unsigned int chacha_nimpls;
 static __always_inline void chacha_init_state(u32 *state, const u32 *key,
 					      const u8 *iv)
 {
-	int i;
-
 	/* "expand 32-byte k" */
 	state[0] = 0x61707865;
 	state[1] = 0x3320646e;
 	state[2] = 0x79622d32;
 	state[3] = 0x6b206574;
 	memcpy(&state[4], key, CHACHA_KEY_BYTES);
-	for (i = 0; i < 4; i++) {
-		__le32 w;
-
-		memcpy(&w, iv + 4 * i, sizeof(w));
-		state[12 + i] = le32_to_cpu(w);
-	}
+	chacha_le32_words(&state[12], iv, 4);
 }
 
 #ifndef __KERNEL__

@@ -59,17 +59,11 @@ static int chacha_setkey(struct crypto_skcipher *tfm, const u8 *key,
 			 unsigned int keylen, unsigned int nrounds)
 {
 	struct chacha_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
-	int i;
 
 	if (keylen != CHACHA_KEY_BYTES)
 		return -EINVAL;
 
-	for (i = 0; i < ARRAY_SIZE(ctx->key); i++) {
-		__le32 w;
-
-		memcpy(&w, key + 4 * i, sizeof(w));
-		ctx->key[i] = le32_to_cpu(w);
-	}
+	chacha_le32_words(ctx->key, key, ARRAY_SIZE(ctx->key));
 	ctx->nrounds = nrounds;
 	return 0;
 }

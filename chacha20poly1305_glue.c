@@ -53,16 +53,10 @@ static int chachapoly_setkey(struct crypto_aead *tfm, const u8 *key,
 	struct chachapoly_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 	unsigned int saltlen = chachapoly_is_esp(tfm) ? CHACHAPOLY_SALT_BYTES
 						      : 0;
-	int i;
 
 	if (keylen != CHACHAPOLY_KEY_BYTES + saltlen)
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(ctx->key); i++) {
-		__le32 w;
-
-		memcpy(&w, key + 4 * i, sizeof(w));
-		ctx->key[i] = le32_to_cpu(w);
-	}
+	chacha_le32_words(ctx->key, key, ARRAY_SIZE(ctx->key));
 	memcpy(ctx->salt, key + CHACHAPOLY_KEY_BYTES, saltlen);
 	return 0;
 }

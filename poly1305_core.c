@@ -46,10 +46,10 @@
 #endif
 
 /*
- * Always inlined: with the kernel's fortified memcpy() the compiler left
- * these out of line, six calls per request and two per block of the C
- * Poly1305, each through a return thunk where the kernel has them.  The
- * load is poly1305_core.h's oot_poly1305_le64().
+ * Always inlined, as the load oot_poly1305_le64() in poly1305_core.h:
+ * with the kernel's fortified memcpy() the compiler left both out of
+ * line, six calls per request and two per block of the C Poly1305, each
+ * through a return thunk where the kernel has them.
  */
 static __always_inline void store_le64(u8 *p, u64 v)
 {
