@@ -675,3 +675,171 @@ SYM_TYPED_FUNC_START(chacha20_2block_xor_part_avx512vl)
 	vzeroupper
 	RET
 SYM_FUNC_END(chacha20_2block_xor_part_avx512vl)
+
+/*
+ * ChaCha20-Poly1305 of a short request in one call: the AEAD's block 0
+ * and the text's key stream in the row layout, then Poly1305 and the tag
+ * on the general-purpose registers, with the one-time key handed over in
+ * registers.  A short request's cost is latency, and every call returns
+ * through the kernel's return thunk, so one call with nothing between its
+ * parts is what keeps it short.
+ */
+#define POLY1305_MULX_MACROS_ONLY
+#include "poly1305-x86_64.S"
+
+/* More rows for the longer texts: blocks 4-9 in three groups. */
+#define S0	%ymm0
+#define S1	%ymm1
+#define S2	%ymm2
+#define S3	%ymm3
+#define S4	%ymm4
+#define S5	%ymm5
+#define S6	%ymm6
+#define S7	%ymm7
+#define S8	%ymm8
+#define S9	%ymm9
+#define S10	%ymm10
+#define S11	%ymm11
+/* Block 0's first 32 bytes: r in the low, s in the high 128 bits. */
+#define KEY	%ymm12
+
+/*
+ * Blocks 0.. in groups of rows: rounds, then the feed-forward.  Block 0's
+ * first half goes to KEY and is not XORed anywhere; block 1 and the rest
+ * go over the text at DST + 64, SRC + 64 (the caller moved both back by a
+ * block and LEN on by one).
+ */
+.macro SMALL_ROWS a, b, c, d, more:vararg
+	LOAD_ROW_GROUPS	0, \a, \b, \c, \d, \more
+.Lsmall_rounds\@:
+	QUARTERROUNDS	\a, \b, \c, \d, \more
+	DIAGONALIZE_ROWS \a, \b, \c, \d, \more
+	QUARTERROUNDS	\a, \b, \c, \d, \more
+	UNDIAGONALIZE_ROWS \a, \b, \c, \d, \more
+	sub		$2, ROUNDS
+	ja		.Lsmall_rounds\@
+
+	LOAD_ROWS	0, %ymm24, %ymm25, %ymm26, %ymm27
+	vpaddd		%ymm24, \a, \a
+	vpaddd		%ymm25, \b, \b
+	vpaddd		%ymm26, \c, \c
+	vpaddd		%ymm27, \d, \d
+	vshufi32x4	$0x0, \b, \a, KEY
+	vshufi32x4	$0x3, \b, \a, \a
+	XOR_PIECE	\a, 64, 32, %ymm25
+	vshufi32x4	$0x3, \d, \c, \c
+	XOR_PIECE	\c, 96, 32, %ymm25
+.ifnb \more
+	FINISH_ROW_GROUPS 2, \more
+.endif
+	jmp		.Lsmall_poly
+.endm
+
+/*
+ * void chachapoly_small_avx512vl(const u32 *state, u8 *dst, const u8 *src,
+ *				  unsigned int len, const u8 *mac,
+ *				  unsigned int macblocks, u8 *tag);
+ *
+ * A ChaCha20-Poly1305 request of 1 to CHACHAPOLY_SMALL_MAX (576) bytes of
+ * text whose Poly1305 input the caller has laid out whole: @state with the
+ * counter at block 0, whose first 32 bytes are the one-time key; the
+ * text's @len bytes from block 1 on, XORed from @src into @dst (no byte
+ * past them read or written); then the @macblocks (at least 1) 16-byte
+ * blocks at @mac absorbed with hibit 1, and the tag into @tag.  The MAC
+ * reads @mac after the last store to @dst: encrypting, @mac may cover
+ * @dst; decrypting, @dst must not overlap it.  Only reads @state; the
+ * caller checks for AVX-512 (F, VL, BW), BMI2 and ADX and owns the FPU
+ * section.  Called directly, never through a pointer.
+ *
+ *	%rdi = state, %rsi = dst, %rdx = src, %ecx = len, %r8 = mac,
+ *	%r9d = macblocks, 8(%rsp) = tag
+ *
+ * ChaCha20: mac in %r10 while LEN is %r8d.  Poly1305: h in %r8, %r9,
+ * %r10; r0 in %r11, r1 in %rdi, rr1 in %r12; @mac in %rsi, the block
+ * count in %eax; scratch %rbx, %r13, %r14, %r15; s stays in %xmm12.
+ */
+SYM_FUNC_START(chachapoly_small_avx512vl)
+	mov		%r8, %r10
+	lea		64(%rcx), LEN
+	sub		$64, DST
+	sub		$64, SRC
+	mov		$20, ROUNDS
+	cmp		$128, LEN
+	jbe		.Lsmall_g1
+	cmp		$256, LEN
+	jbe		.Lsmall_g2
+	cmp		$384, LEN
+	jbe		.Lsmall_g3
+	cmp		$512, LEN
+	jbe		.Lsmall_g4
+	SMALL_ROWS	R0, R1, R2, R3, R4, R5, R6, R7, S0, S1, S2, S3, \
+			S4, S5, S6, S7, S8, S9, S10, S11
+.Lsmall_g4:
+	SMALL_ROWS	R0, R1, R2, R3, R4, R5, R6, R7, S0, S1, S2, S3, \
+			S4, S5, S6, S7
+.Lsmall_g3:
+	SMALL_ROWS	R0, R1, R2, R3, R4, R5, R6, R7, S0, S1, S2, S3
+.Lsmall_g2:
+	SMALL_ROWS	R0, R1, R2, R3, R4, R5, R6, R7
+.Lsmall_g1:
+	SMALL_ROWS	R0, R1, R2, R3
+
+.Lsmall_poly:
+	POLY1305_MULX_SAVE
+	vmovq		%xmm12, %r11
+	vpextrq		$1, %xmm12, %rdi
+	vextracti128	$1, KEY, %xmm12		/* s */
+	movabs		$0x0ffffffc0fffffff, %rbx
+	and		%rbx, %r11		/* r0, clamped */
+	movabs		$0x0ffffffc0ffffffc, %rbx
+	and		%rbx, %rdi		/* r1, clamped */
+	mov		%rdi, %r12
+	shr		$2, %r12
+	add		%rdi, %r12		/* rr1 = r1 + (r1 >> 2) */
+	mov		%r10, %rsi
+	mov		%r9d, %eax
+	xor		%r8d, %r8d
+	xor		%r9d, %r9d
+	xor		%r10d, %r10d
+
+.Lsmall_blocks:
+	POLY1305_BLOCK_MULX	%rsi, 0, $1, %r8, %r9, %r10, \
+				%r11, %rdi, %r12, %rbx, %r13, %r14, %r15
+	add		$16, %rsi
+	dec		%eax
+	jnz		.Lsmall_blocks
+
+	/*
+	 * The tag, as oot_poly1305_emit(): fold h2 once more (h < 2^130 + 5),
+	 * g = h + 5 takes h's place if g >= 2^130, that is h >= p, then
+	 * + s modulo 2^128.  cmov, no branch.
+	 */
+	mov		%r10, %rbx
+	mov		%r10, %r13
+	and		$-4, %rbx
+	shr		$2, %r13
+	add		%r13, %rbx		/* 5 (h2 >> 2) */
+	and		$3, %r10
+	add		%rbx, %r8
+	adc		$0, %r9
+	adc		$0, %r10
+	mov		%r8, %rbx
+	mov		%r9, %r13
+	mov		%r10, %r14
+	add		$5, %rbx
+	adc		$0, %r13
+	adc		$0, %r14		/* g2 <= 5 */
+	bt		$2, %r14		/* g >= 2^130 */
+	cmovc		%rbx, %r8
+	cmovc		%r13, %r9
+	vmovq		%xmm12, %rbx
+	vpextrq		$1, %xmm12, %r13
+	add		%rbx, %r8
+	adc		%r13, %r9
+	mov		48(%rsp), %rax		/* tag, past the five pushes */
+	mov		%r8, 0(%rax)
+	mov		%r9, 8(%rax)
+	POLY1305_MULX_RESTORE
+	vzeroupper
+	RET
+SYM_FUNC_END(chachapoly_small_avx512vl)

@@ -29,6 +29,7 @@
 #define CHACHAPOLY_FAULT_TWOPASS 8	/* two passes, a chunk's last block unMACed */
 #define CHACHAPOLY_FAULT_HEAD	9	/* encrypting, the head left unMACed */
 #define CHACHAPOLY_FAULT_ONESHOT 10	/* oneshot, the lengths' block unMACed */
+#define CHACHAPOLY_FAULT_ONECALL 11	/* in one call, the lengths' block unMACed */
 
 #ifdef CHACHAPOLY_PLANT_FAULT
 #ifdef __KERNEL__
@@ -563,6 +564,37 @@ chachapoly_pad_lens(u8 *m, unsigned int adlen, unsigned int len,
 	return round_up(adlen, POLY_BLOCK) + lens;
 }
 
+/*
+ * chachapoly_oneshot()'s request in one call, where
+ * chachapoly_oneshot_one_call(): the text at @m's CHACHAPOLY_ONESHOT_AD_MAX,
+ * enciphered in place or deciphered into @out there, and the @macblocks
+ * Poly1305 blocks from @m + @a.
+ */
+static __always_inline void chachapoly_one_call(const u32 *state, u8 *m,
+						u8 *out, unsigned int a,
+						unsigned int len,
+						unsigned int macblocks,
+						bool encrypt, u8 *tag)
+{
+#ifdef __x86_64__
+	u8 *text = m + CHACHAPOLY_ONESHOT_AD_MAX;
+
+	chachapoly_small_avx512vl(state,
+				  encrypt ? text :
+					    out + CHACHAPOLY_ONESHOT_AD_MAX,
+				  text, len, m + a, macblocks, tag);
+#else
+	(void)state;	/* chachapoly_oneshot_one_call() is false here */
+	(void)m;
+	(void)out;
+	(void)a;
+	(void)len;
+	(void)macblocks;
+	(void)encrypt;
+	(void)tag;
+#endif
+}
+
 void chachapoly_oneshot(const struct chacha_impl *ci,
 			const struct poly1305_impl *pi, const u32 *key,
 			const u8 nonce[CHACHAPOLY_NONCE_BYTES], u8 *m, u8 *out,
@@ -580,11 +612,12 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 	unsigned int a = chachapoly_oneshot_ad(adlen), macbytes;
 	bool simd = chacha_request_simd(ci, n, simd_usable);
 	/* Poly1305's SIMD function where it pays, as chachapoly_blocks(). */
-	unsigned int nblocks = (round_up(adlen, POLY_BLOCK) +
-				round_up(len, POLY_BLOCK)) / POLY_BLOCK + 1;
+	unsigned int nblocks = chachapoly_mac_blocks(adlen, len);
 	poly1305_blocks_fn fn = simd && pi->simd &&
 				nblocks >= pi->simd_min_blocks ? pi->simd :
 								 pi->scalar;
+	bool one_call = simd && chachapoly_oneshot_one_call(ci, pi, nblocks,
+							    len);
 	u8 iv[CHACHA_IV_BYTES] = { 0 };		/* counter 0 */
 
 	BUILD_BUG_ON(CHACHAPOLY_ONESHOT_AD_MAX != CHACHA_BLOCK_BYTES);
@@ -592,7 +625,17 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 	chacha_init_state(state, key, iv);
 	if (simd)
 		chacha_simd_begin(save);
-	if (encrypt) {
+	if (one_call) {
+		/*
+		 * Block 0 stays in registers, so @m keeps the AD and no key
+		 * stream lands anywhere: the padding and the lengths first,
+		 * then the request in one call, the tag included.
+		 */
+		macbytes = chachapoly_pad_lens(m, adlen, len, 0);
+		chachapoly_one_call(state, m, out, a, len,
+				    macbytes / POLY_BLOCK - PLANTED(ONECALL),
+				    encrypt, tag);
+	} else if (encrypt) {
 		/*
 		 * Block 0 over where the AD goes, the text's key stream over
 		 * the text, in place in whole blocks: one call, no XOR pass.
@@ -635,11 +678,13 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 			       len);
 		macbytes = chachapoly_pad_lens(m, adlen, len, 0);
 	}
-	poly1305_call_st(&st, fn, m + a,
-			 macbytes / POLY_BLOCK - PLANTED(ONESHOT));
+	if (!one_call)
+		poly1305_call_st(&st, fn, m + a,
+				 macbytes / POLY_BLOCK - PLANTED(ONESHOT));
 	if (simd)
 		chacha_simd_end(save);
-	oot_poly1305_emit(&st, tag);
+	if (!one_call)
+		oot_poly1305_emit(&st, tag);
 	memzero_explicit(state, sizeof(state));
 	memzero_explicit(&st, sizeof(st));
 }

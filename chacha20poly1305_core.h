@@ -75,6 +75,22 @@ asmlinkage void chachapoly_8block_xor_avx2(const u32 *state, u8 *dst,
 					   const u8 *mac);
 #endif
 
+#ifdef __x86_64__
+/*
+ * A whole short request in one call (chacha20-avx512-x86_64.S): ChaCha20
+ * from block 0, whose first 32 bytes become the one-time key in
+ * registers, the text's @len bytes from block 1 on, from @src to @dst,
+ * then Poly1305 of the @macblocks blocks at @mac, read after the text is
+ * written, and the tag.  Needs AVX-512 (F, VL, BW), BMI2 and ADX, inside a
+ * SIMD section; @len at most CHACHAPOLY_SMALL_MAX.
+ */
+#define CHACHAPOLY_SMALL_MAX	576
+asmlinkage void chachapoly_small_avx512vl(const u32 *state, u8 *dst,
+					  const u8 *src, unsigned int len,
+					  const u8 *mac, unsigned int macblocks,
+					  u8 *tag);
+#endif
+
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 /*
  * chacha20_4block_xor_neon(@state, @dst, @src, 20) over one 256-byte
@@ -229,6 +245,8 @@ void chachapoly_final(struct chachapoly_req *r,
  * Decrypting, chachapoly_oneshot() writes block 0's place and the plaintext
  * to a second buffer of this size, the plaintext again from
  * CHACHAPOLY_ONESHOT_AD_MAX, and leaves zeros in all but the plaintext.
+ * In one call (chachapoly_oneshot_one_call()) it writes the plaintext
+ * alone.
  */
 #define CHACHAPOLY_ONESHOT_OUT_BYTES	(CHACHAPOLY_ONESHOT_AD_MAX + \
 					 CHACHAPOLY_ONESHOT_MAX)
@@ -260,6 +278,41 @@ static inline bool chachapoly_oneshot_fits(const struct chacha_impl *ci,
 	unsigned int max = chachapoly_oneshot_max(ci, pi);
 
 	return max && len <= max && adlen <= CHACHAPOLY_ONESHOT_AD_MAX;
+}
+
+/*
+ * Whether chachapoly_oneshot() makes a request of @adlen bytes of AD and
+ * @len of text on @ci and @pi in one call, chachapoly_small_avx512vl(),
+ * where it runs in a SIMD section: AVX-512 cores with mulx, where @pi
+ * would take mulx for its @nblocks Poly1305 blocks.  (IFMA beats mulx
+ * from its simd_min_blocks on, and the one call with it.)
+ */
+static inline bool chachapoly_oneshot_one_call(const struct chacha_impl *ci,
+					       const struct poly1305_impl *pi,
+					       unsigned int nblocks,
+					       unsigned int len)
+{
+#ifdef __x86_64__
+	return (ci->needs & CHACHA_CPU_AVX512) &&
+	       pi->scalar == oot_poly1305_blocks_x86_64_mulx &&
+	       (!pi->simd || nblocks < pi->simd_min_blocks) &&
+	       len <= CHACHAPOLY_SMALL_MAX;
+#else
+	(void)ci;	/* no such call here */
+	(void)pi;
+	(void)nblocks;
+	(void)len;
+	return false;
+#endif
+}
+
+/* The Poly1305 blocks of a request: the AD, the text, the lengths. */
+static inline unsigned int chachapoly_mac_blocks(unsigned int adlen,
+						 unsigned int len)
+{
+	return (round_up(adlen, POLY1305_CORE_BLOCK_BYTES) +
+		round_up(len, POLY1305_CORE_BLOCK_BYTES)) /
+	       POLY1305_CORE_BLOCK_BYTES + 1;
 }
 
 /*

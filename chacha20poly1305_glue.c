@@ -277,7 +277,7 @@ static int chachapoly_small(struct aead_request *req, bool encrypt,
 	}
 	/*
 	 * The plaintext: decrypting in @out, where chachapoly_oneshot() leaves
-	 * zeros around it, and @m holds only what came in.  Encrypting, in @m
+	 * zeros or what @out held around it, and @m holds only what came in.  Encrypting, in @m
 	 * if chachapoly_oneshot() did not run.  After it, @m holds the
 	 * ciphertext, the AD, zeros and the lengths, and @wipe nothing.
 	 */
