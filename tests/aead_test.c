@@ -434,11 +434,14 @@ void test_aead(void)
 			n++;
 		}
 	}
+#ifdef __x86_64__
+	/* For aead-mutate: whether its onecall fault can show here. */
 	for (i = 0; i < n; i++)
 		if (chachapoly_oneshot_one_call(pairs[i].ci, pairs[i].pi, 1, 0))
 			break;
 	if (i == n)
 		printf("SKIPPED aead onecall: no pair here makes a request in one call\n");
+#endif
 	before = harness_failed();
 	new_group();
 	test_lengths(pairs, n);

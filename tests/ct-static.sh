@@ -13,13 +13,23 @@
 # script checks exactly that over the disassembly, and fails naming the
 # instruction otherwise.  (Moves from a general-purpose into a mask
 # register, as for the tail's byte mask, are fine.)
+#
+# One part is held to another rule: from the label
+# chachapoly_small_avx512vl_mac on, the AEAD's one-call core runs
+# Poly1305 on the general-purpose registers, with the mulx macros that
+# valgrind checks in oot_poly1305_blocks_x86_64_mulx() (ct --mulx), and
+# writes the tag with cmov.  Its instructions are counted, not checked.
 set -euo pipefail
 
 [ $# -gt 0 ] || { echo "usage: $0 OBJ..." >&2; exit 2; }
 status=0
 for obj in "$@"; do
 	objdump -d --no-show-raw-insn "$obj" | awk -v obj="$obj" '
-		/^[0-9a-f]+ <.*>:$/ { fn = $2 }
+		/^[0-9a-f]+ <.*>:$/ {
+			fn = $2
+			gpr = fn == "<chachapoly_small_avx512vl_mac>:"
+		}
+		/^ +[0-9a-f]+:\t/ && gpr { ngpr++; next }
 		/^ +[0-9a-f]+:\t/ {
 			split($0, f, "\t")
 			insn = f[2]
@@ -63,6 +73,8 @@ for obj in "$@"; do
 			}
 		}
 		END {
+			if (ngpr)
+				printf "ct-static: %s: %d instructions of Poly1305 on general-purpose registers, not checked here (see the top)\n", obj, ngpr
 			printf "ct-static: %s: %d instructions, %d moving secret-capable data into general-purpose registers or flags\n", obj, n, fails
 			exit fails ? 1 : 0
 		}' || status=1

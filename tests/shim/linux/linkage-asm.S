@@ -31,6 +31,14 @@
 #define SYM_FUNC_END(name)		\
 	.size name, . - name
 
+#define SYM_L_GLOBAL(name)	.globl name
+#define SYM_L_LOCAL(name)
+
+/* A label inside a function, as the kernel's: no type, no ENDBR. */
+#define SYM_INNER_LABEL(name, linkage)	\
+	linkage(name);			\
+	name:
+
 #if defined(SHIM_RETHUNK) && defined(SHIM_SLS)
 #define RET	jmp __x86_return_thunk; int3
 #elif defined(SHIM_RETHUNK)
