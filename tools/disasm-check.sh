@@ -69,7 +69,8 @@ declare -A allowed=([chacha_stream_xor]=1 [chachapoly_walk]=1)
 # none).  A call's or a jump's target is its relocation's symbol where it
 # has one (an import, or code in another section), else the symbol
 # objdump names; a jump to a section (.text.unlikely, a .cold part) or to
-# an offset inside a function is a branch, not a call.
+# an offset inside a function is a branch, not a call, and so is a jump
+# from fn to its inner label fn_mac (listed as a function of its own).
 dump() {
 	objdump -dr --no-show-raw-insn "$1" | awk -v list="${funcs[*]}" '
 		# The function a symbol belongs to: without a .cold part'"'"'s or a
@@ -86,8 +87,9 @@ dump() {
 			sub(/[-+]0x[0-9a-f]+$/, "", name)
 			if (name == "__x86_return_thunk" || name ~ /^__x86_indirect_/)
 				return		# a return; an indirect call (below)
-			if (pjmp && (name ~ /^\./ || base(name) == fn || t ~ /\+0x/))
-				return		# a branch
+			if (pjmp && (name ~ /^\./ || base(name) == fn ||
+				     name == fn "_mac" || t ~ /\+0x/))
+				return		# a branch, to an inner label of fn too
 			if (name ~ uncounted)
 				return
 			calls[fn]++
