@@ -623,8 +623,6 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 	BUILD_BUG_ON(CHACHAPOLY_ONESHOT_AD_MAX != CHACHA_BLOCK_BYTES);
 	memcpy(iv + 4, nonce, CHACHAPOLY_NONCE_BYTES);
 	chacha_init_state(state, key, iv);
-	if (simd)
-		chacha_simd_begin(save);
 	if (one_call) {
 		/*
 		 * Block 0 stays in registers, so @m keeps the AD and no key
@@ -632,10 +630,17 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 		 * then the request in one call, the tag included.
 		 */
 		macbytes = chachapoly_pad_lens(m, adlen, len, 0);
+		chacha_simd_begin(save);
 		chachapoly_one_call(state, m, out, a, len,
 				    macbytes / POLY_BLOCK - PLANTED(ONECALL),
 				    encrypt, tag);
-	} else if (encrypt) {
+		chacha_simd_end(save);
+		memzero_explicit(state, sizeof(state));
+		return;
+	}
+	if (simd)
+		chacha_simd_begin(save);
+	if (encrypt) {
 		/*
 		 * Block 0 over where the AD goes, the text's key stream over
 		 * the text, in place in whole blocks: one call, no XOR pass.
@@ -678,13 +683,11 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 			       len);
 		macbytes = chachapoly_pad_lens(m, adlen, len, 0);
 	}
-	if (!one_call)
-		poly1305_call_st(&st, fn, m + a,
-				 macbytes / POLY_BLOCK - PLANTED(ONESHOT));
+	poly1305_call_st(&st, fn, m + a,
+			 macbytes / POLY_BLOCK - PLANTED(ONESHOT));
 	if (simd)
 		chacha_simd_end(save);
-	if (!one_call)
-		oot_poly1305_emit(&st, tag);
+	oot_poly1305_emit(&st, tag);
 	memzero_explicit(state, sizeof(state));
 	memzero_explicit(&st, sizeof(st));
 }
