@@ -281,11 +281,11 @@ static inline bool chachapoly_oneshot_fits(const struct chacha_impl *ci,
 }
 
 /*
- * Whether chachapoly_oneshot() makes a request of @adlen bytes of AD and
- * @len of text on @ci and @pi in one call, chachapoly_small_avx512vl(),
- * where it runs in a SIMD section: AVX-512 cores with mulx, where @pi
- * would take mulx for its @nblocks Poly1305 blocks.  (IFMA beats mulx
- * from its simd_min_blocks on, and the one call with it.)
+ * Whether chachapoly_oneshot() makes a request of @nblocks Poly1305 blocks
+ * and @len bytes of text on @ci and @pi in one call,
+ * chachapoly_small_avx512vl(), where it runs in a SIMD section: AVX-512
+ * cores with mulx, where @pi takes mulx for @nblocks.  From IFMA's
+ * simd_min_blocks on, IFMA after a core call beats the one call.
  */
 static inline bool chachapoly_oneshot_one_call(const struct chacha_impl *ci,
 					       const struct poly1305_impl *pi,
