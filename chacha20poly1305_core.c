@@ -541,11 +541,11 @@ static __always_inline void chachapoly_zero_tail(u8 *p, unsigned int len,
 /*
  * The padding after the AD and after the text, and the lengths; encrypting
  * (@ks_end past the lengths), zeros over the key stream left there.
- * Returns the bytes Poly1305 reads from the AD's start.
+ * Poly1305 then reads chachapoly_mac_blocks() from the AD's start.
  */
-static __always_inline unsigned int
-chachapoly_pad_lens(u8 *m, unsigned int adlen, unsigned int len,
-		    unsigned int ks_end)
+static __always_inline void chachapoly_pad_lens(u8 *m, unsigned int adlen,
+						unsigned int len,
+						unsigned int ks_end)
 {
 	u8 *text = m + CHACHAPOLY_ONESHOT_AD_MAX;
 	unsigned int lens = round_up(len, POLY_BLOCK);
@@ -561,7 +561,6 @@ chachapoly_pad_lens(u8 *m, unsigned int adlen, unsigned int len,
 	lens += POLY_BLOCK;
 	if (ks_end > lens)
 		chachapoly_zero8(text + lens, ks_end - lens);
-	return round_up(adlen, POLY_BLOCK) + lens;
 }
 
 /*
@@ -609,7 +608,7 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 	struct chacha_simd_save buf __uninitialized;
 	struct chacha_simd_save *save = sizeof(buf) ? &buf : NULL;
 	unsigned int n = CHACHA_BLOCK_BYTES + round_up(len, CHACHA_BLOCK_BYTES);
-	unsigned int a = chachapoly_oneshot_ad(adlen), macbytes;
+	unsigned int a = chachapoly_oneshot_ad(adlen);
 	bool simd = chacha_request_simd(ci, n, simd_usable);
 	/* Poly1305's SIMD function where it pays, as chachapoly_blocks(). */
 	unsigned int nblocks = chachapoly_mac_blocks(adlen, len);
@@ -629,11 +628,10 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 		 * stream lands anywhere: the padding and the lengths first,
 		 * then the request in one call, the tag included.
 		 */
-		macbytes = chachapoly_pad_lens(m, adlen, len, 0);
+		chachapoly_pad_lens(m, adlen, len, 0);
 		chacha_simd_begin(save);
 		chachapoly_one_call(state, m, out, a, len,
-				    macbytes / POLY_BLOCK - PLANTED(ONECALL),
-				    encrypt, tag);
+				    nblocks - PLANTED(ONECALL), encrypt, tag);
 		chacha_simd_end(save);
 		memzero_explicit(state, sizeof(state));
 		return;
@@ -659,8 +657,7 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 		oot_poly1305_init(&st, key0);
 		memzero_explicit(key0, sizeof(key0));
 		memcpy(m, head, sizeof(head));
-		macbytes = chachapoly_pad_lens(m, adlen, len,
-					       n - CHACHA_BLOCK_BYTES);
+		chachapoly_pad_lens(m, adlen, len, n - CHACHA_BLOCK_BYTES);
 	} else {
 		/*
 		 * One call from @m to @out: block 0 over the AD's place, the
@@ -681,10 +678,9 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 		if (PLANTED(DECAUTH))
 			memcpy(m + CHACHA_BLOCK_BYTES, out + CHACHA_BLOCK_BYTES,
 			       len);
-		macbytes = chachapoly_pad_lens(m, adlen, len, 0);
+		chachapoly_pad_lens(m, adlen, len, 0);
 	}
-	poly1305_call_st(&st, fn, m + a,
-			 macbytes / POLY_BLOCK - PLANTED(ONESHOT));
+	poly1305_call_st(&st, fn, m + a, nblocks - PLANTED(ONESHOT));
 	if (simd)
 		chacha_simd_end(save);
 	oot_poly1305_emit(&st, tag);
