@@ -634,9 +634,10 @@ int __init chacha_policy_aeads(struct chacha_policy *pol)
 	else
 		pr_info("ChaCha20-Poly1305 on %s and Poly1305 %s, priority %d%s\n",
 			ci->name, pi->name, prio, why);
-	if (chachapoly_oneshot_max(ci, pi))
-		pr_info("ChaCha20-Poly1305 in one pass up to %u bytes of text and %u of AD\n",
-			chachapoly_oneshot_max(ci, pi),
+	if (chachapoly_oneshot_max(ci, pi, true))
+		pr_info("ChaCha20-Poly1305 in one pass up to %u bytes of text encrypting, %u decrypting, and %u of AD\n",
+			chachapoly_oneshot_max(ci, pi, true),
+			chachapoly_oneshot_max(ci, pi, false),
 			CHACHAPOLY_ONESHOT_AD_MAX);
 	pol->poly = pi;
 	pol->aead_priority = prio;

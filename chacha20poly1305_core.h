@@ -216,10 +216,12 @@ void chachapoly_final(struct chachapoly_req *r,
 /*
  * The most text, and AD, of a request that chachapoly_oneshot() takes.
  * Up to 576 bytes of text it beats the walk on AVX-512 and on AVX2.  Where
- * the pair stitches, a walk of whole 512-byte strides beats it, so there
- * only up to 448 bytes.  Figures: tools/bench RESULTS.md, run 13.  The
- * AD's limit holds ESP's 20 bytes with its IV, kTLS's 13 and dm-crypt's
- * 20.  All are multiples of 16.
+ * the pair stitches, a walk of whole 512-byte strides beats it when
+ * decrypting, so there only up to 448 bytes.  Encrypting, the walk MACs
+ * its first stride after the XOR, unstitched, and the one pass beats it
+ * up to 576.  Figures: tools/bench RESULTS.md, runs 13 and 18.  The AD's
+ * limit holds ESP's 20 bytes with its IV, kTLS's 13 and dm-crypt's 20.
+ * All are multiples of 16.
  */
 #define CHACHAPOLY_ONESHOT_STITCHED_MAX	448
 #ifdef __aarch64__
@@ -258,24 +260,27 @@ static inline unsigned int chachapoly_oneshot_ad(unsigned int adlen)
 }
 
 /*
- * The most text that chachapoly_oneshot() takes for @ci and @pi.  None for
- * scalar C, whose walk makes the same block calls without the copy.
+ * The most text that chachapoly_oneshot() takes for @ci and @pi, in the
+ * direction @encrypt.  None for scalar C, whose walk makes the same block
+ * calls without the copy.
  */
 static inline unsigned int chachapoly_oneshot_max(const struct chacha_impl *ci,
-						  const struct poly1305_impl *pi)
+						  const struct poly1305_impl *pi,
+						  bool encrypt)
 {
 	if (pi->lib || !ci->cores[0].blocks)
 		return 0;
-	return chachapoly_stitches(ci, pi) ? CHACHAPOLY_ONESHOT_STITCHED_MAX :
-					     CHACHAPOLY_ONESHOT_MAX;
+	if (!encrypt && chachapoly_stitches(ci, pi))
+		return CHACHAPOLY_ONESHOT_STITCHED_MAX;
+	return CHACHAPOLY_ONESHOT_MAX;
 }
 
 static inline bool chachapoly_oneshot_fits(const struct chacha_impl *ci,
 					   const struct poly1305_impl *pi,
 					   unsigned int adlen,
-					   unsigned int len)
+					   unsigned int len, bool encrypt)
 {
-	unsigned int max = chachapoly_oneshot_max(ci, pi);
+	unsigned int max = chachapoly_oneshot_max(ci, pi, encrypt);
 
 	return max && len <= max && adlen <= CHACHAPOLY_ONESHOT_AD_MAX;
 }

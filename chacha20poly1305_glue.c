@@ -354,7 +354,8 @@ static int chachapoly_encrypt(struct aead_request *req)
 
 	if (err)
 		return err;
-	if (chachapoly_oneshot_fits(ci, pi, req->assoclen, req->cryptlen))
+	if (chachapoly_oneshot_fits(ci, pi, req->assoclen, req->cryptlen,
+				    true))
 		return chachapoly_small(req, true, req->cryptlen, ci, pi);
 	err = chachapoly_walk(req, true, req->cryptlen, ci, pi, tag);
 	if (!err)
@@ -379,7 +380,7 @@ static int chachapoly_decrypt(struct aead_request *req)
 		return err;
 	textlen = req->cryptlen - CHACHAPOLY_TAG_BYTES;
 	ci = chachapoly_pair(textlen, &pi);
-	if (chachapoly_oneshot_fits(ci, pi, req->assoclen, textlen))
+	if (chachapoly_oneshot_fits(ci, pi, req->assoclen, textlen, false))
 		return chachapoly_small(req, false, textlen, ci, pi);
 	/* Before the walk: in place, the text's last step may be next to it. */
 	scatterwalk_map_and_copy(want, req->src, req->assoclen + textlen,

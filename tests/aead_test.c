@@ -154,7 +154,7 @@ static void run_aead(const struct aead_pair *p, const u8 *key,
 	 * do: copied into its layout, with junk where the padding goes.
 	 */
 	if (!adpiece && !steps && (adlen + len) % 2 == 0 &&
-	    chachapoly_oneshot_fits(p->ci, p->pi, adlen, len)) {
+	    chachapoly_oneshot_fits(p->ci, p->pi, adlen, len, encrypt)) {
 		u8 m[CHACHAPOLY_ONESHOT_BYTES], before[CHACHAPOLY_ONESHOT_BYTES];
 		u8 out[CHACHAPOLY_ONESHOT_OUT_BYTES];
 		u8 out_before[CHACHAPOLY_ONESHOT_OUT_BYTES];

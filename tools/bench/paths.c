@@ -298,7 +298,7 @@ static bool module_aead(const struct chacha_impl *ci,
 	bool ok = true;
 
 	pi = chachapoly_poly_for(ci, pi, len);
-	if (chachapoly_oneshot_fits(ci, pi, a->adlen, len)) {
+	if (chachapoly_oneshot_fits(ci, pi, a->adlen, len, !decrypt)) {
 		module_aead_oneshot(ci, pi, a, dst, src, len, decrypt, tag);
 		goto out;
 	}
