@@ -186,7 +186,7 @@ static __always_inline void chacha_qr(u32 *x, int a, int b, int c, int d)
 	x[b] = rol32(x[b] ^ x[c], 7);
 }
 
-static void chacha_permute(u32 *x, unsigned int nrounds)
+static __always_inline void chacha_permute(u32 *x, unsigned int nrounds)
 {
 	unsigned int i;
 
@@ -237,8 +237,10 @@ void hchacha_block_scalar(const u32 *state, u32 *out, unsigned int nrounds)
  * word, and the last 1-3 bytes of a partial block from the next word: no
  * key stream buffer to fill and wipe.
  */
-static void chacha_xor_block_scalar(const u32 *state, u8 *dst, const u8 *src,
-				    unsigned int n, unsigned int nrounds)
+static __always_inline void chacha_xor_block_scalar(const u32 *state,
+						    u8 *dst, const u8 *src,
+						    unsigned int n,
+						    unsigned int nrounds)
 {
 	u32 x[CHACHA_STATE_WORDS] __uninitialized;	/* copied in first */
 	unsigned int i;
