@@ -177,22 +177,6 @@ static void chachapoly_xor(u8 *dst, const u8 *src, const u8 *ks,
 		dst[i] = src[i] ^ ks[i];
 }
 
-const struct poly1305_impl *chachapoly_poly_for(const struct chacha_impl *ci,
-						const struct poly1305_impl *pi,
-						unsigned int textlen)
-{
-#ifdef CHACHAPOLY_LIB_POLY1305
-	const struct poly1305_impl *lib = &poly1305_impls[poly1305_nimpls - 1];
-#else
-	const struct poly1305_impl *lib = NULL;
-#endif
-
-	if (lib && pi->lib_from && textlen >= pi->lib_from &&
-	    !chachapoly_stitches(ci, pi))
-		return lib;
-	return pi;
-}
-
 /* @nblocks whole blocks of @src, in the SIMD function where it pays. */
 static void chachapoly_blocks(struct chachapoly_req *r, const u8 *src,
 			      unsigned int nblocks, bool in_section)
@@ -205,9 +189,9 @@ static void chachapoly_blocks(struct chachapoly_req *r, const u8 *src,
 		poly1305_call(r, pi->scalar, src, nblocks);
 }
 
-/* The last partial block of AD or text, padded with zeros. */
-static void chachapoly_pad(struct chachapoly_req *r, const u8 *src,
-			   unsigned int len)
+/* The text's last partial block, padded with zeros. */
+static __always_inline void chachapoly_pad(struct chachapoly_req *r,
+					   const u8 *src, unsigned int len)
 {
 	u8 block[POLY_BLOCK] = { 0 };
 
@@ -251,21 +235,32 @@ void chachapoly_start(struct chachapoly_req *r, const struct chacha_impl *ci,
 		r->state[12] = 0;
 }
 
+/* Zeros after the @len bytes at @base, up to a multiple of POLY_BLOCK. */
+static __always_inline void chachapoly_zero_pad(u8 *base, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = len; i % POLY_BLOCK; i++)
+		base[i] = 0;
+}
+
 void chachapoly_ad(struct chachapoly_req *r, const u8 *ad, unsigned int len)
 {
 	unsigned int n;
 
 	r->adlen += len;
+	/* Short AD waits in @r->buf: chachapoly_ad_end() MACs it in one call. */
+	if (len <= sizeof(r->buf) - r->buflen) {
+		memcpy(r->buf + r->buflen, ad, len);
+		r->buflen += len;
+		return;
+	}
 	if (r->buflen) {
-		n = min(len, POLY_BLOCK - r->buflen);
+		n = round_up(r->buflen, POLY_BLOCK) - r->buflen;
 		memcpy(r->buf + r->buflen, ad, n);
-		r->buflen += n;
+		chachapoly_blocks(r, r->buf, (r->buflen + n) / POLY_BLOCK, false);
 		ad += n;
 		len -= n;
-		if (r->buflen < POLY_BLOCK)
-			return;
-		chachapoly_blocks(r, r->buf, 1, false);
-		r->buflen = 0;
 	}
 	n = round_down(len, POLY_BLOCK);
 	chachapoly_blocks(r, ad, n / POLY_BLOCK, false);
@@ -273,19 +268,26 @@ void chachapoly_ad(struct chachapoly_req *r, const u8 *ad, unsigned int len)
 	r->buflen = len - n;
 }
 
-/* The AD's last partial block, once, before the first ciphertext. */
-static void chachapoly_ad_end(struct chachapoly_req *r)
+/*
+ * What is left of the AD, once, before the first ciphertext: zero-padded
+ * to a whole block, in one call.
+ */
+static __always_inline void chachapoly_ad_end(struct chachapoly_req *r)
 {
+	unsigned int n = round_up(r->buflen, POLY_BLOCK);
+
 	if (r->buflen && !PLANTED(ADPAD)) {
-		chachapoly_pad(r, r->buf, r->buflen);
+		chachapoly_zero_pad(r->buf, r->buflen);
+		chachapoly_blocks(r, r->buf, n / POLY_BLOCK, false);
 		memzero_explicit(r->buf, sizeof(r->buf));
 		r->buflen = 0;
 	}
 }
 
 /* Poly1305 of @len bytes of ciphertext, padded if the text ends here. */
-static void chachapoly_text(struct chachapoly_req *r, const u8 *ct,
-			    unsigned int len, bool in_section)
+static __always_inline void chachapoly_text(struct chachapoly_req *r,
+					    const u8 *ct, unsigned int len,
+					    bool in_section)
 {
 	unsigned int n = round_down(len, POLY_BLOCK);
 
@@ -479,15 +481,6 @@ void chachapoly_final(struct chachapoly_req *r,
 #endif
 		oot_poly1305_emit(&r->poly, tag);
 	memzero_explicit(r, sizeof(*r));
-}
-
-/* Zeros after the @len bytes at @base, up to a multiple of POLY_BLOCK. */
-static __always_inline void chachapoly_zero_pad(u8 *base, unsigned int len)
-{
-	unsigned int i;
-
-	for (i = len; i % POLY_BLOCK; i++)
-		base[i] = 0;
 }
 
 /*

@@ -153,7 +153,7 @@ extern const unsigned int poly1305_nimpls;
 
 /*
  * One request's state, from chachapoly_start() to chachapoly_final(): the
- * ChaCha state at the next block, Poly1305's, the AD's partial block,
+ * ChaCha state at the next block, Poly1305's, the AD not yet MACed,
  * the lengths for the last block of the MAC, and block 0 of the key
  * stream with the head's (@headlen bytes of it left, at the end of @ks).
  */
@@ -169,7 +169,7 @@ struct chachapoly_req {
 	};
 	u64 adlen;
 	u64 textlen;
-	u8 buf[POLY1305_CORE_BLOCK_BYTES];
+	u8 buf[4 * POLY1305_CORE_BLOCK_BYTES];	/* AD not yet MACed */
 	unsigned int buflen;
 	unsigned int headlen;
 	u8 ks[CHACHA_BLOCK_BYTES + CHACHAPOLY_HEAD_MAX];
@@ -181,9 +181,21 @@ struct chachapoly_req {
  * @pi->lib_from on where that exists and @ci and @pi have no stitched
  * core.
  */
-const struct poly1305_impl *chachapoly_poly_for(const struct chacha_impl *ci,
-						const struct poly1305_impl *pi,
-						unsigned int textlen);
+static inline const struct poly1305_impl *
+chachapoly_poly_for(const struct chacha_impl *ci,
+		    const struct poly1305_impl *pi, unsigned int textlen)
+{
+#ifdef CHACHAPOLY_LIB_POLY1305
+	const struct poly1305_impl *lib = &poly1305_impls[poly1305_nimpls - 1];
+#else
+	const struct poly1305_impl *lib = NULL;
+#endif
+
+	if (lib && pi->lib_from && textlen >= pi->lib_from &&
+	    !chachapoly_stitches(ci, pi))
+		return lib;
+	return pi;
+}
 
 /*
  * Start a request: the ChaCha20 state for @key (8 words, CPU order) and

@@ -11,8 +11,8 @@
  *
  *   vector   testmgr.h's rfc7539 and rfc7539esp vectors (RFC 8439 2.8.2
  *            and A.5), encryption and decryption
- *   length   every AD length 0-64 with chosen text lengths, and every
- *            text length 0-AEAD_MAX_TEXT with the AD 0-64 by turns; out of
+ *   length   every AD length 0-160 with chosen text lengths, and every
+ *            text length 0-AEAD_MAX_TEXT with the AD 0-160 by turns; out of
  *            place at every misalignment mod 8 of src and dst, and in
  *            place; decryption of the reference's ciphertext too, which
  *            must give the plaintext back and the same tag
@@ -39,7 +39,7 @@
 
 #include "vectors-testmgr-aead.h"
 
-#define AEAD_MAX_AD	64
+#define AEAD_MAX_AD	160
 #define AEAD_MAX_TEXT	4160
 #define AEAD_SPLITS	200
 #define AEAD_OFF	8
