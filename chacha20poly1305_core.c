@@ -270,7 +270,8 @@ void chachapoly_ad(struct chachapoly_req *r, const u8 *ad, unsigned int len)
 
 /*
  * What is left of the AD, once, before the first ciphertext: zero-padded
- * to a whole block, in one call.
+ * to a whole block, in one call.  The AD is no secret: @r->buf is wiped
+ * with the rest of @r by chachapoly_final().
  */
 static __always_inline void chachapoly_ad_end(struct chachapoly_req *r)
 {
@@ -279,7 +280,6 @@ static __always_inline void chachapoly_ad_end(struct chachapoly_req *r)
 	if (r->buflen && !PLANTED(ADPAD)) {
 		chachapoly_zero_pad(r->buf, r->buflen);
 		chachapoly_blocks(r, r->buf, n / POLY_BLOCK, false);
-		memzero_explicit(r->buf, sizeof(r->buf));
 		r->buflen = 0;
 	}
 }
