@@ -399,11 +399,12 @@ static void cp_random(struct kunit *test)
 			       false);
 }
 
-/* Lengths around blocks and SIMD sections. */
+/* Lengths around blocks, the one pass's limits and SIMD sections. */
 static void cp_lengths(struct kunit *test)
 {
 	static const unsigned int lens[] = {
-		0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 257, 511, 512, 1420,
+		0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 257, 448, 449, 511,
+		512, 576, 577, 1420,
 		CHACHA_SIMD_CHUNK - 1, CHACHA_SIMD_CHUNK, CHACHA_SIMD_CHUNK + 1,
 		2 * CHACHA_SIMD_CHUNK + 17,
 	};
