@@ -473,13 +473,13 @@ void chachapoly_final(struct chachapoly_req *r,
 	chachapoly_ad_end(r);
 	lens[PLANTED(LENS)] = cpu_to_le64(r->adlen);
 	lens[!PLANTED(LENS)] = cpu_to_le64(r->textlen);
-	poly1305_call(r, r->pi->scalar, (const u8 *)lens, 1);
 #ifdef CHACHAPOLY_LIB_POLY1305
-	if (r->pi->lib)
+	if (r->pi->lib) {
+		poly1305_update(&r->lib, (const u8 *)lens, sizeof(lens));
 		poly1305_final(&r->lib, tag);
-	else
+	} else
 #endif
-		oot_poly1305_emit(&r->poly, tag);
+		oot_poly1305_blocks_emit(&r->poly, (const u8 *)lens, 1, tag);
 	memzero_explicit(r, sizeof(*r));
 }
 

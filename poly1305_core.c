@@ -79,8 +79,10 @@ static void fold_h2(u64 *h0, u64 *h1, u64 *h2)
 		*h2 += (u64)(t >> 64);
 }
 
-void oot_poly1305_blocks(struct poly1305_core_state *st, const u8 *src,
-			 unsigned int nblocks, u32 hibit)
+/* oot_poly1305_blocks(), inlined in oot_poly1305_blocks_emit() too. */
+static __always_inline void poly1305_blocks_c(struct poly1305_core_state *st,
+					      const u8 *src,
+					      unsigned int nblocks, u32 hibit)
 {
 	const u64 r0 = st->r[0], r1 = st->r[1];
 	const u64 rr1 = r1 + (r1 >> 2);
@@ -120,8 +122,15 @@ void oot_poly1305_blocks(struct poly1305_core_state *st, const u8 *src,
 	st->h[2] = h2;
 }
 
-void oot_poly1305_emit(const struct poly1305_core_state *st,
-		       u8 mac[POLY1305_CORE_MAC_BYTES])
+void oot_poly1305_blocks(struct poly1305_core_state *st, const u8 *src,
+			 unsigned int nblocks, u32 hibit)
+{
+	poly1305_blocks_c(st, src, nblocks, hibit);
+}
+
+/* oot_poly1305_emit(), inlined in oot_poly1305_blocks_emit() too. */
+static __always_inline void poly1305_emit_c(const struct poly1305_core_state *st,
+					    u8 mac[POLY1305_CORE_MAC_BYTES])
 {
 	u64 h0 = st->h[0], h1 = st->h[1], h2 = st->h[2];
 	unsigned __int128 t;
@@ -157,6 +166,20 @@ void oot_poly1305_emit(const struct poly1305_core_state *st,
 
 	store_le64(mac, h0);
 	store_le64(mac + 8, h1);
+}
+
+void oot_poly1305_emit(const struct poly1305_core_state *st,
+		       u8 mac[POLY1305_CORE_MAC_BYTES])
+{
+	poly1305_emit_c(st, mac);
+}
+
+void oot_poly1305_blocks_emit(struct poly1305_core_state *st, const u8 *src,
+			      unsigned int nblocks,
+			      u8 mac[POLY1305_CORE_MAC_BYTES])
+{
+	poly1305_blocks_c(st, src, nblocks, 1);
+	poly1305_emit_c(st, mac);
 }
 
 void oot_poly1305_ctx_init(struct poly1305_core_ctx *ctx,

@@ -78,6 +78,15 @@ void oot_poly1305_blocks(struct poly1305_core_state *st, const u8 *src,
 void oot_poly1305_emit(const struct poly1305_core_state *st,
 		       u8 mac[POLY1305_CORE_MAC_BYTES]);
 
+/*
+ * oot_poly1305_blocks(@st, @src, @nblocks, 1), then oot_poly1305_emit(@st,
+ * @mac), in one call: the last blocks of a message and its tag, with one
+ * return where the kernel's return thunks make each cost.
+ */
+void oot_poly1305_blocks_emit(struct poly1305_core_state *st, const u8 *src,
+			      unsigned int nblocks,
+			      u8 mac[POLY1305_CORE_MAC_BYTES]);
+
 #ifdef __x86_64__
 /*
  * oot_poly1305_blocks() in assembly with mulx and adcx/adox
