@@ -591,9 +591,27 @@ SYM_FUNC_END(chacha20_2block_xor_avx2)
 #define POLY1305_MULX_MACROS_ONLY
 #include "poly1305-x86_64.S"
 
-/* The stitched core's frame: SLOT and ROW(0..3), then rr1 and the round count. */
+/*
+ * Test only: tests/Makefile assembles a copy with
+ * -DPOLY1305_PLANT_FAULT=POLY1305_FAULT_MULX_STRIDES, where each stride
+ * after the first MACs 16 bytes behind its own, and checks that the
+ * harness fails.  The number goes on from poly1305-x86_64.S's.
+ */
+#define POLY1305_FAULT_MULX_STRIDES	11
+#if defined(POLY1305_PLANT_FAULT) && \
+	POLY1305_PLANT_FAULT == POLY1305_FAULT_MULX_STRIDES
+#define PM_NEXT_STRIDE	32
+#else
+#define PM_NEXT_STRIDE	48
+#endif
+
+/*
+ * The stitched core's frame: SLOT and ROW(0..3), then rr1, the round
+ * count and the strides left.
+ */
 #define RR1	96(%rsp)
 #define RCOUNT	104(%rsp)
+#define NSTRIDES	112(%rsp)
 #define FRAME_PM	128
 
 /* One Poly1305 block at \off(%r8), hibit 1, into h = %r9, %r11, %rbx. */
@@ -603,24 +621,29 @@ SYM_FUNC_END(chacha20_2block_xor_avx2)
 .endm
 
 /*
- * void chachapoly_8block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
+ * void chachapoly_8block_xor_avx2(u32 *state, u8 *dst, const u8 *src,
  *				   struct poly1305_core_state *st,
- *				   const u8 *mac);
+ *				   const u8 *mac, unsigned int nstrides);
  *
- * chacha20_8block_xor_avx2(state, dst, src, 20) over one 512-byte stride
- * and, spread between its rounds, oot_poly1305_blocks_x86_64_mulx(st, mac,
- * 32, 1): the 32 whole Poly1305 blocks at @mac (any alignment) absorbed
- * into st->h.  Every load from @mac comes before the first store to @dst,
- * so @mac may be @src (decryption, in place too) or any bytes this call
- * does not write (encryption: the stride before, already enciphered).
- * Only reads @state; the caller checks for AVX2, BMI2 and ADX and owns
- * the FPU section.
+ * @nstrides (at least 1) times in turn: chacha20_8block_xor_avx2(state,
+ * dst, src, 20) over one 512-byte stride and, spread between its rounds,
+ * oot_poly1305_blocks_x86_64_mulx(st, mac, 32, 1): the 32 whole Poly1305
+ * blocks at @mac (any alignment) absorbed into st->h; then @dst, @src and
+ * @mac move on by 512 bytes and state[12] by 8.  In each stride every
+ * load from @mac comes before the first store to @dst, so @mac may be
+ * @src (decryption, in place too) or bytes the call wrote one stride
+ * before or not at all (encryption: the stride before, enciphered
+ * already).  One call and one return for all the strides: with the
+ * kernel's return thunks each return costs.  Writes only state[12] of
+ * @state; the caller checks for AVX2, BMI2 and ADX and owns the FPU
+ * section.
  *
  *	%rdi = state, %rsi = dst, %rdx = src (kept in %r10 while %rdx is
- *	mulx's), %rcx = st, %r8 = mac
+ *	mulx's), %rcx = st, %r8 = mac, %r9d = nstrides (then in the frame)
  *
- * h in %r9, %r11, %rbx; r0 in %r12, r1 read from st, rr1 in the frame;
- * scratch %r13, %r14, %r15, %rax; the round count in the frame.
+ * h in %r9, %r11, %rbx, across the strides; r0 in %r12, r1 read from st,
+ * rr1 in the frame; scratch %r13, %r14, %r15, %rax; the round count and
+ * the strides left in the frame.
  */
 SYM_FUNC_START(chachapoly_8block_xor_avx2)
 	POLY1305_MULX_SAVE
@@ -630,10 +653,12 @@ SYM_FUNC_START(chachapoly_8block_xor_avx2)
 	sub		$FRAME_PM, %rsp
 
 	mov		%rdx, %r10
+	movl		%r9d, NSTRIDES
 	POLY1305_MULX_LOAD	%rcx, %r9, %r11, %rbx, %r12, %r13, %r14
 	mov		%r13, RR1
-	movl		$20, RCOUNT
 
+.Lpm_stride:
+	movl		$20, RCOUNT
 	ROUND1_8
 	jmp		.Lpm_diagonals
 
@@ -655,10 +680,17 @@ SYM_FUNC_START(chachapoly_8block_xor_avx2)
 	PM_BLOCK	0
 	PM_BLOCK	16
 	PM_BLOCK	32
-	POLY1305_MULX_STORE	%rcx, %r9, %r11, %rbx
+	add		$PM_NEXT_STRIDE, %r8	/* the next stride's @mac */
 
 	mov		%r10, %rdx		/* SRC again, for FINISH8 */
 	FINISH8		XOR_STORE
+	addl		$8, (4 * 12)(STATE)
+	add		$512, DST
+	add		$512, %r10
+	decl		NSTRIDES
+	jnz		.Lpm_stride
+
+	POLY1305_MULX_STORE	%rcx, %r9, %r11, %rbx
 	WIPE8_FRAME
 	movq		$0, RR1
 	vzeroupper

@@ -299,27 +299,37 @@ static __always_inline void chachapoly_text(struct chachapoly_req *r,
 }
 
 /*
- * One stride of @stride bytes (chachapoly_stride_bytes()) through the
- * stitched core, where chachapoly_stitches().
+ * @n strides of @stride bytes (chachapoly_stride_bytes()) through the
+ * stitched core, where chachapoly_stitches(), @mac a stride behind @dst or
+ * at @src; the counter moves on past them.  On x86-64 in one call.
  */
-static void chachapoly_stride(struct chachapoly_req *r, u8 *dst,
-			      const u8 *src, const u8 *mac,
-			      unsigned int stride)
+static void chachapoly_strides(struct chachapoly_req *r, u8 *dst,
+			       const u8 *src, const u8 *mac,
+			       unsigned int stride, unsigned int n)
 {
 #ifdef __x86_64__
-	(void)stride;	/* one stitched core */
-	chachapoly_8block_xor_avx2(r->state, dst, src, &r->poly, mac);
+	(void)stride;	/* one stitched core, which moves the counter */
+	chachapoly_8block_xor_avx2(r->state, dst, src, &r->poly, mac, n);
 #elif defined(__aarch64__) && !defined(__AARCH64EB__)
-	if (stride == 5 * CHACHA_BLOCK_BYTES)
-		chachapoly_5block_xor_neon(r->state, dst, src, &r->poly, mac);
-	else
-		chachapoly_4block_xor_neon(r->state, dst, src, &r->poly, mac);
+	for (; n; n--) {
+		if (stride == 5 * CHACHA_BLOCK_BYTES)
+			chachapoly_5block_xor_neon(r->state, dst, src, &r->poly,
+						   mac);
+		else
+			chachapoly_4block_xor_neon(r->state, dst, src, &r->poly,
+						   mac);
+		r->state[12] += stride / CHACHA_BLOCK_BYTES;
+		dst += stride;
+		src += stride;
+		mac += stride;
+	}
 #else
 	(void)r;	/* no stitched core here */
 	(void)dst;
 	(void)src;
 	(void)mac;
 	(void)stride;
+	(void)n;
 #endif
 }
 
@@ -346,11 +356,10 @@ static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
 		chacha_crypt_impl(r->ci, r->state, dst, src, stride, 20);
 		i = stride;
 	}
-	for (; i < n; i += stride) {
-		chachapoly_stride(r, dst + i, src + i,
-				  mac_dst ? dst + i - stride : src + i, stride);
-		r->state[12] += stride / CHACHA_BLOCK_BYTES;
-	}
+	if (i < n)
+		chachapoly_strides(r, dst + i, src + i,
+				   mac_dst ? dst + i - stride : src + i, stride,
+				   (n - i) / stride);
 	if (mac_dst && !PLANTED(STITCH))
 		chachapoly_blocks(r, dst + n - stride, stride / POLY_BLOCK,
 				  true);

@@ -63,16 +63,19 @@ struct poly1305_impl {
 
 #ifdef __x86_64__
 /*
- * chacha20_8block_xor_avx2(@state, @dst, @src, 20) over one 512-byte
- * stride with Poly1305 of the 32 blocks at @mac (@src, or bytes the call
- * does not write) spread between its rounds, as
- * oot_poly1305_blocks_x86_64_mulx(@st, @mac, 32, 1) (chacha20-avx2-x86_64.S).
- * Needs AVX2, BMI2 and ADX, inside a SIMD section; only reads @state.
+ * @nstrides (at least 1) 512-byte strides in one call, each
+ * chacha20_8block_xor_avx2(@state, @dst, @src, 20) with Poly1305 of the
+ * 32 blocks at @mac (@src, or bytes the call does not write or wrote a
+ * stride before) spread between its rounds, as
+ * oot_poly1305_blocks_x86_64_mulx(@st, @mac, 32, 1); @dst, @src and @mac
+ * move on by a stride, @state's counter by 8 blocks
+ * (chacha20-avx2-x86_64.S).  Needs AVX2, BMI2 and ADX, inside a SIMD
+ * section.
  */
-asmlinkage void chachapoly_8block_xor_avx2(const u32 *state, u8 *dst,
+asmlinkage void chachapoly_8block_xor_avx2(u32 *state, u8 *dst,
 					   const u8 *src,
 					   struct poly1305_core_state *st,
-					   const u8 *mac);
+					   const u8 *mac, unsigned int nstrides);
 #endif
 
 #ifdef __x86_64__
