@@ -189,43 +189,28 @@ static void chachapoly_blocks(struct chachapoly_req *r, const u8 *src,
 		poly1305_call(r, pi->scalar, src, nblocks);
 }
 
-/* The text's last partial block, padded with zeros. */
-static __always_inline void chachapoly_pad(struct chachapoly_req *r,
-					   const u8 *src, unsigned int len)
+/*
+ * Block 0, once per request, when the AD spills, the text starts or the
+ * tag is due: the one-time Poly1305 key, its first 32 bytes; then the
+ * head's key stream, which the text's first bytes take.  The key stream
+ * itself: zeros in.  Not in chachapoly_start(), so that a request makes
+ * one call and one return fewer.
+ */
+static __always_inline void chachapoly_key(struct chachapoly_req *r,
+					   bool simd_usable)
 {
-	u8 block[POLY_BLOCK] = { 0 };
+	const struct chacha_impl *ci = r->ci;
+	unsigned int head;
 
-	memcpy(block, src, len);
-	if (PLANTED(TAIL))
-		block[len] = 1;
-	poly1305_call(r, r->pi->scalar, block, 1);
-	memzero_explicit(block, sizeof(block));
-}
-
-void chachapoly_start(struct chachapoly_req *r, const struct chacha_impl *ci,
-		      const struct poly1305_impl *pi, const u32 *key,
-		      const u8 nonce[CHACHAPOLY_NONCE_BYTES], bool simd_usable)
-{
-	u8 iv[CHACHA_IV_BYTES] = { 0 };		/* counter 0 */
-	unsigned int head = chachapoly_head_bytes(ci, pi, simd_usable);
-
-	memcpy(iv + 4, nonce, CHACHAPOLY_NONCE_BYTES);
-	r->ci = ci;
-	r->pi = pi;
-	r->adlen = 0;
-	r->textlen = 0;
-	r->buflen = 0;
+	if (r->keyed)
+		return;
+	head = chachapoly_head_bytes(ci, r->pi, simd_usable);
+	r->keyed = true;
 	r->headlen = head;
-	chacha_init_state(r->state, key, iv);
-	/*
-	 * Block 0: the one-time Poly1305 key, its first 32 bytes; then the
-	 * head's key stream, which the text's first bytes take.  The key
-	 * stream itself: zeros in.
-	 */
 	chacha_crypt_request(ci, r->state, r->ks, chachapoly_zeros,
 			     CHACHA_BLOCK_BYTES + head, 20, simd_usable);
 #ifdef CHACHAPOLY_LIB_POLY1305
-	if (pi->lib)
+	if (r->pi->lib)
 		poly1305_init(&r->lib, r->ks);
 	else
 #endif
@@ -244,27 +229,22 @@ static __always_inline void chachapoly_zero_pad(u8 *base, unsigned int len)
 		base[i] = 0;
 }
 
-void chachapoly_ad(struct chachapoly_req *r, const u8 *ad, unsigned int len)
+void chachapoly_ad_spill(struct chachapoly_req *r, const u8 *ad,
+			 unsigned int len)
 {
 	unsigned int n;
 
-	r->adlen += len;
-	/* Short AD waits in @r->buf: chachapoly_ad_end() MACs it in one call. */
-	if (len <= sizeof(r->buf) - r->buflen) {
-		memcpy(r->buf + r->buflen, ad, len);
-		r->buflen += len;
-		return;
-	}
+	chachapoly_key(r, false);
 	if (r->buflen) {
 		n = round_up(r->buflen, POLY_BLOCK) - r->buflen;
-		memcpy(r->buf + r->buflen, ad, n);
+		chachapoly_copy64(r->buf + r->buflen, ad, n);
 		chachapoly_blocks(r, r->buf, (r->buflen + n) / POLY_BLOCK, false);
 		ad += n;
 		len -= n;
 	}
 	n = round_down(len, POLY_BLOCK);
 	chachapoly_blocks(r, ad, n / POLY_BLOCK, false);
-	memcpy(r->buf, ad + n, len - n);
+	chachapoly_copy64(r->buf, ad + n, len - n);
 	r->buflen = len - n;
 }
 
@@ -275,13 +255,15 @@ void chachapoly_ad(struct chachapoly_req *r, const u8 *ad, unsigned int len)
  */
 static __always_inline void chachapoly_ad_end(struct chachapoly_req *r)
 {
-	unsigned int n = round_up(r->buflen, POLY_BLOCK);
-
-	if (r->buflen && !PLANTED(ADPAD)) {
+	if (!r->buflen)
+		return;
+	if (!PLANTED(ADPAD)) {
 		chachapoly_zero_pad(r->buf, r->buflen);
-		chachapoly_blocks(r, r->buf, n / POLY_BLOCK, false);
-		r->buflen = 0;
+		chachapoly_blocks(r, r->buf,
+				  round_up(r->buflen, POLY_BLOCK) / POLY_BLOCK,
+				  false);
 	}
+	r->buflen = 0;
 }
 
 /* Poly1305 of @len bytes of ciphertext, padded if the text ends here. */
@@ -294,8 +276,17 @@ static __always_inline void chachapoly_text(struct chachapoly_req *r,
 	if (PLANTED(CHUNK) && in_section && n == CHACHA_SIMD_CHUNK)
 		len = n -= POLY_BLOCK;
 	chachapoly_blocks(r, ct, n / POLY_BLOCK, in_section);
-	if (len > n)
-		chachapoly_pad(r, ct + n, len - n);
+	if (len > n) {
+		/*
+		 * Only the text's last piece ends inside a block: its tail
+		 * waits in @r->buf for chachapoly_final(), which pads it and
+		 * MACs it with the lengths, in one call with the tag.
+		 */
+		chachapoly_copy64(r->buf, ct + n, len - n);
+		r->buflen = len - n;
+		if (PLANTED(TAIL))
+			r->buf[r->buflen++] = 1;
+	}
 }
 
 /*
@@ -371,9 +362,10 @@ static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
  * decrypting (so it works in place) and after it when encrypting; in a
  * SIMD section (@in_section) through @r's cores, else in scalar C.
  */
-static void chachapoly_step(struct chachapoly_req *r, u8 *dst,
-			    const u8 *src, unsigned int len, bool encrypt,
-			    bool in_section)
+static __always_inline void chachapoly_step(struct chachapoly_req *r,
+					    u8 *dst, const u8 *src,
+					    unsigned int len, bool encrypt,
+					    bool in_section)
 {
 	bool mac_dst = encrypt || PLANTED(DECAUTH), lagged = false;
 	unsigned int done = 0, head = min(len, r->headlen);
@@ -404,6 +396,9 @@ static void chachapoly_step(struct chachapoly_req *r, u8 *dst,
 	dst += done;
 	src += done;
 	len -= done;
+	/* Whole strides: no core call and no Poly1305 call for nothing. */
+	if (!len)
+		return;
 	if (!mac_dst)
 		chachapoly_text(r, src, len, in_section);
 	if (in_section)
@@ -413,6 +408,17 @@ static void chachapoly_step(struct chachapoly_req *r, u8 *dst,
 				     false);
 	if (mac_dst)
 		chachapoly_text(r, dst, len, in_section);
+}
+
+/*
+ * chachapoly_step() without SIMD, out of line: chachapoly_crypt() inlines
+ * it in its SIMD section alone, a call and a return fewer per section.
+ */
+static noinline void chachapoly_step_nosimd(struct chachapoly_req *r,
+					    u8 *dst, const u8 *src,
+					    unsigned int len, bool encrypt)
+{
+	chachapoly_step(r, dst, src, len, encrypt, false);
 }
 
 /*
@@ -447,6 +453,7 @@ static void chachapoly_two_pass(struct chachapoly_req *r, u8 *dst,
 void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
 		      unsigned int len, bool encrypt, bool simd_usable)
 {
+	chachapoly_key(r, simd_usable);
 	chachapoly_ad_end(r);
 	r->textlen += len;
 
@@ -455,7 +462,7 @@ void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
 		return;
 	}
 	if (!chacha_request_simd(r->ci, len, simd_usable)) {
-		chachapoly_step(r, dst, src, len, encrypt, false);
+		chachapoly_step_nosimd(r, dst, src, len, encrypt);
 		return;
 	}
 
@@ -476,19 +483,34 @@ void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
 void chachapoly_final(struct chachapoly_req *r,
 		      u8 tag[CHACHAPOLY_TAG_BYTES])
 {
-	__le64 lens[2];
+	unsigned int n;
+	__le64 w;
 
-	/* AD alone, no text: its partial block is still buffered. */
-	chachapoly_ad_end(r);
-	lens[PLANTED(LENS)] = cpu_to_le64(r->adlen);
-	lens[!PLANTED(LENS)] = cpu_to_le64(r->textlen);
+	/*
+	 * No text: the key is still to come, and the AD's part block is
+	 * buffered.  Else the text's part block, if any.  Either is padded
+	 * and MACed with the lengths after it, in the call that emits the
+	 * tag.
+	 */
+	chachapoly_key(r, false);
+	if (PLANTED(ADPAD) && !r->textlen)
+		r->buflen = 0;
+	n = round_up(r->buflen, POLY_BLOCK);
+	chachapoly_zero_pad(r->buf, r->buflen);
+	w = cpu_to_le64(r->adlen);
+	memcpy(r->buf + n + 8 * PLANTED(LENS), &w, sizeof(w));
+	w = cpu_to_le64(r->textlen);
+	memcpy(r->buf + n + 8 * !PLANTED(LENS), &w, sizeof(w));
+	n += POLY_BLOCK;
 #ifdef CHACHAPOLY_LIB_POLY1305
 	if (r->pi->lib) {
-		poly1305_update(&r->lib, (const u8 *)lens, sizeof(lens));
+		poly1305_update(&r->lib, r->buf, n);
 		poly1305_final(&r->lib, tag);
-	} else
+		memzero_explicit(r, sizeof(*r));
+		return;
+	}
 #endif
-		oot_poly1305_blocks_emit(&r->poly, (const u8 *)lens, 1, tag);
+	oot_poly1305_blocks_emit(&r->poly, r->buf, n / POLY_BLOCK, tag);
 	memzero_explicit(r, sizeof(*r));
 }
 

@@ -154,6 +154,9 @@ extern const unsigned int poly1305_nimpls;
 #define CHACHAPOLY_HEAD_MAX	0
 #endif
 
+/* The AD that chachapoly_ad() keeps for one call to MAC it. */
+#define CHACHAPOLY_AD_BUF_BYTES	(4 * POLY1305_CORE_BLOCK_BYTES)
+
 /*
  * One request's state, from chachapoly_start() to chachapoly_final(): the
  * ChaCha state at the next block, Poly1305's, the AD not yet MACed,
@@ -172,9 +175,15 @@ struct chachapoly_req {
 	};
 	u64 adlen;
 	u64 textlen;
-	u8 buf[4 * POLY1305_CORE_BLOCK_BYTES];	/* AD not yet MACed */
+	/*
+	 * The AD not yet MACed, up to CHACHAPOLY_AD_BUF_BYTES; or the
+	 * text's part block.  chachapoly_final() pads it and puts the
+	 * lengths after it.
+	 */
+	u8 buf[CHACHAPOLY_AD_BUF_BYTES + POLY1305_CORE_BLOCK_BYTES];
 	unsigned int buflen;
 	unsigned int headlen;
+	bool keyed;	/* block 0 done: @poly keyed, @state at block 1 */
 	u8 ks[CHACHA_BLOCK_BYTES + CHACHAPOLY_HEAD_MAX];
 };
 
@@ -203,14 +212,86 @@ chachapoly_poly_for(const struct chacha_impl *ci,
 /*
  * Start a request: the ChaCha20 state for @key (8 words, CPU order) and
  * @nonce with the counter at 0; block 0 of the key stream is the
- * Poly1305 key, and the text starts at block 1.
+ * Poly1305 key, and the text starts at block 1.  Block 0 waits for the
+ * first call that needs it.  Inline: a call and a return fewer per
+ * request.
  */
-void chachapoly_start(struct chachapoly_req *r, const struct chacha_impl *ci,
-		      const struct poly1305_impl *pi, const u32 *key,
-		      const u8 nonce[CHACHAPOLY_NONCE_BYTES], bool simd_usable);
+static inline void chachapoly_start(struct chachapoly_req *r,
+				    const struct chacha_impl *ci,
+				    const struct poly1305_impl *pi,
+				    const u32 *key,
+				    const u8 nonce[CHACHAPOLY_NONCE_BYTES])
+{
+	u8 iv[CHACHA_IV_BYTES] = { 0 };		/* counter 0 */
 
-/* Authenticate @len more bytes of AD, in pieces of any length. */
-void chachapoly_ad(struct chachapoly_req *r, const u8 *ad, unsigned int len);
+	memcpy(iv + 4, nonce, CHACHAPOLY_NONCE_BYTES);
+	r->ci = ci;
+	r->pi = pi;
+	r->adlen = 0;
+	r->textlen = 0;
+	r->buflen = 0;
+	r->headlen = 0;
+	r->keyed = false;
+	chacha_init_state(r->state, key, iv);
+}
+
+/*
+ * @len bytes, at most 64, from @src to @dst, which do not overlap: two
+ * fixed-size copies that may overlap each other, no call to memcpy() for
+ * the variable length.  Writes nothing outside the @len bytes.
+ */
+static __always_inline void chachapoly_copy64(u8 *dst, const u8 *src,
+					      unsigned int len)
+{
+	u64 a[4] __uninitialized, b[4] __uninitialized;	/* copies */
+
+	if (len >= 32) {
+		memcpy(a, src, 32);
+		memcpy(b, src + len - 32, 32);
+		memcpy(dst, a, 32);
+		memcpy(dst + len - 32, b, 32);
+	} else if (len >= 16) {
+		memcpy(a, src, 16);
+		memcpy(b, src + len - 16, 16);
+		memcpy(dst, a, 16);
+		memcpy(dst + len - 16, b, 16);
+	} else if (len >= 8) {
+		memcpy(a, src, 8);
+		memcpy(b, src + len - 8, 8);
+		memcpy(dst, a, 8);
+		memcpy(dst + len - 8, b, 8);
+	} else if (len >= 4) {
+		memcpy(a, src, 4);
+		memcpy(b, src + len - 4, 4);
+		memcpy(dst, a, 4);
+		memcpy(dst + len - 4, b, 4);
+	} else if (len) {
+		dst[0] = src[0];
+		dst[len / 2] = src[len / 2];
+		dst[len - 1] = src[len - 1];
+	}
+}
+
+/* chachapoly_ad() for AD that no longer fits in @r->buf. */
+void chachapoly_ad_spill(struct chachapoly_req *r, const u8 *ad,
+			 unsigned int len);
+
+/*
+ * Authenticate @len more bytes of AD, in pieces of any length.  Short AD
+ * waits in @r->buf, and the text's first call MACs it in one call: inline,
+ * no call here at all.
+ */
+static inline void chachapoly_ad(struct chachapoly_req *r, const u8 *ad,
+				 unsigned int len)
+{
+	r->adlen += len;
+	if (len > CHACHAPOLY_AD_BUF_BYTES - r->buflen) {
+		chachapoly_ad_spill(r, ad, len);
+		return;
+	}
+	chachapoly_copy64(r->buf + r->buflen, ad, len);
+	r->buflen += len;
+}
 
 /*
  * Encipher (@encrypt) or decipher @len more bytes of text from @src into

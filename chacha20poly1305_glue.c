@@ -313,7 +313,7 @@ static int chachapoly_walk(struct aead_request *req, bool encrypt,
 	else
 		err = skcipher_walk_aead_decrypt(&walk, req, false);
 
-	chachapoly_start(&r, ci, pi, ctx->key, nonce, simd);
+	chachapoly_start(&r, ci, pi, ctx->key, nonce);
 	chachapoly_hash_ad(&r, req, adlen);
 
 	while (walk.nbytes) {

@@ -179,7 +179,7 @@ static void run_aead(const struct aead_pair *p, const u8 *key,
 				    encrypt, one_call);
 		return;
 	}
-	chachapoly_start(&r, p->ci, p->pi, kw, nonce, simd);
+	chachapoly_start(&r, p->ci, p->pi, kw, nonce);
 	for (i = 0; i < adlen; i += n) {
 		n = adpiece ? 1 + rng_next() % adpiece : adlen;
 		n = min(n, adlen - i);
@@ -399,7 +399,7 @@ static void test_wipe(const struct aead_pair *p)
 	u32 kw[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	u8 nonce[12] = { 9 }, tag[16];
 
-	chachapoly_start(&r, p->ci, p->pi, kw, nonce, true);
+	chachapoly_start(&r, p->ci, p->pi, kw, nonce);
 	chachapoly_ad(&r, nonce, 5);
 	chachapoly_crypt(&r, pt_buf, pt_buf, 100, true, true);
 	chachapoly_final(&r, tag);

@@ -436,7 +436,7 @@ trace() {
 #			Poly1305 blocks
 #	opoly-N		our oot_poly1305_blocks_arm64 over N blocks
 #	oxor-N		our chachapoly_xor() (C) on N bytes, a multiple of 8:
-#			the head's text against chachapoly_start()'s key stream
+#			the head's text against block 0's call's key stream
 #	k5-LEN		the kernel's chacha_4block_xor_neon on LEN bytes
 #			(65..320: it handles partial strides itself)
 #	k1		the kernel's chacha_block_xor_neon (64 bytes or less)

@@ -302,7 +302,7 @@ static bool module_aead(const struct chacha_impl *ci,
 		module_aead_oneshot(ci, pi, a, dst, src, len, decrypt, tag);
 		goto out;
 	}
-	chachapoly_start(&r, ci, pi, a->key, a->nonce, true);
+	chachapoly_start(&r, ci, pi, a->key, a->nonce);
 	chachapoly_ad(&r, a->ad, a->adlen);
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, BENCH_SECTION_BYTES);
