@@ -174,34 +174,6 @@ unsigned int chacha_stride(const struct chacha_impl *impl)
 	return i < 0 ? 0 : impl->cores[chacha_stride_core[i]].blocks;
 }
 
-static __always_inline void chacha_qr(u32 *x, int a, int b, int c, int d)
-{
-	x[a] += x[b];
-	x[d] = rol32(x[d] ^ x[a], 16);
-	x[c] += x[d];
-	x[b] = rol32(x[b] ^ x[c], 12);
-	x[a] += x[b];
-	x[d] = rol32(x[d] ^ x[a], 8);
-	x[c] += x[d];
-	x[b] = rol32(x[b] ^ x[c], 7);
-}
-
-static __always_inline void chacha_permute(u32 *x, unsigned int nrounds)
-{
-	unsigned int i;
-
-	for (i = 0; i < nrounds; i += 2) {
-		chacha_qr(x, 0, 4, 8, 12);
-		chacha_qr(x, 1, 5, 9, 13);
-		chacha_qr(x, 2, 6, 10, 14);
-		chacha_qr(x, 3, 7, 11, 15);
-		chacha_qr(x, 0, 5, 10, 15);
-		chacha_qr(x, 1, 6, 11, 12);
-		chacha_qr(x, 2, 7, 8, 13);
-		chacha_qr(x, 3, 4, 9, 14);
-	}
-}
-
 #ifndef __KERNEL__
 /* One 64-byte key stream block for state[12] as it stands. */
 void chacha_block_scalar(const u32 *state, u8 *out, unsigned int nrounds)

@@ -8,6 +8,7 @@
 #ifndef CHACHA20_CORE_H
 #define CHACHA20_CORE_H
 
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/init.h>
 #include <linux/types.h>
@@ -229,6 +230,38 @@ static __always_inline void chacha_init_state(u32 *state, const u32 *key,
 	state[3] = 0x6b206574;
 	memcpy(&state[4], key, CHACHA_KEY_BYTES);
 	chacha_le32_words(&state[12], iv, 4);
+}
+
+/*
+ * The ChaCha permutation, @nrounds rounds in place on @x: inline here,
+ * for the AEAD's block 0 too, which so makes no call.
+ */
+static __always_inline void chacha_qr(u32 *x, int a, int b, int c, int d)
+{
+	x[a] += x[b];
+	x[d] = rol32(x[d] ^ x[a], 16);
+	x[c] += x[d];
+	x[b] = rol32(x[b] ^ x[c], 12);
+	x[a] += x[b];
+	x[d] = rol32(x[d] ^ x[a], 8);
+	x[c] += x[d];
+	x[b] = rol32(x[b] ^ x[c], 7);
+}
+
+static __always_inline void chacha_permute(u32 *x, unsigned int nrounds)
+{
+	unsigned int i;
+
+	for (i = 0; i < nrounds; i += 2) {
+		chacha_qr(x, 0, 4, 8, 12);
+		chacha_qr(x, 1, 5, 9, 13);
+		chacha_qr(x, 2, 6, 10, 14);
+		chacha_qr(x, 3, 7, 11, 15);
+		chacha_qr(x, 0, 5, 10, 15);
+		chacha_qr(x, 1, 6, 11, 12);
+		chacha_qr(x, 2, 7, 8, 13);
+		chacha_qr(x, 3, 4, 9, 14);
+	}
 }
 
 #ifndef __KERNEL__

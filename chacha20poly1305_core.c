@@ -190,11 +190,31 @@ static void chachapoly_blocks(struct chachapoly_req *r, const u8 *src,
 }
 
 /*
+ * The one-time Poly1305 key, the first 32 bytes of block 0, in scalar C
+ * inline: no call.  @state moves on to block 1.
+ */
+static __always_inline void chachapoly_key_block(u32 *state, u8 *key)
+{
+	u32 x[CHACHA_STATE_WORDS] __uninitialized;	/* copied in first */
+	unsigned int i;
+
+	memcpy(x, state, sizeof(x));
+	chacha_permute(x, 20);
+	for (i = 0; i < POLY1305_CORE_KEY_BYTES / sizeof(u32); i++) {
+		__le32 w = cpu_to_le32(x[i] + state[i]);
+
+		memcpy(key + 4 * i, &w, sizeof(w));
+	}
+	memzero_explicit(x, sizeof(x));
+	state[12]++;
+}
+
+/*
  * Block 0, once per request, when the AD spills, the text starts or the
- * tag is due: the one-time Poly1305 key, its first 32 bytes; then the
- * head's key stream, which the text's first bytes take.  The key stream
- * itself: zeros in.  Not in chachapoly_start(), so that a request makes
- * one call and one return fewer.
+ * tag is due: the one-time Poly1305 key, its first 32 bytes; with a head,
+ * then the head's key stream, which the text's first bytes take, from
+ * one call of the cores (zeros in).  Not in chachapoly_start(), so that
+ * a request that needs no block 0 before its text makes no call for it.
  */
 static __always_inline void chachapoly_key(struct chachapoly_req *r,
 					   bool simd_usable)
@@ -207,8 +227,11 @@ static __always_inline void chachapoly_key(struct chachapoly_req *r,
 	head = chachapoly_head_bytes(ci, r->pi, simd_usable);
 	r->keyed = true;
 	r->headlen = head;
-	chacha_crypt_request(ci, r->state, r->ks, chachapoly_zeros,
-			     CHACHA_BLOCK_BYTES + head, 20, simd_usable);
+	if (head)
+		chacha_crypt_request(ci, r->state, r->ks, chachapoly_zeros,
+				     CHACHA_BLOCK_BYTES + head, 20, simd_usable);
+	else
+		chachapoly_key_block(r->state, r->ks);
 #ifdef CHACHAPOLY_LIB_POLY1305
 	if (r->pi->lib)
 		poly1305_init(&r->lib, r->ks);
@@ -426,9 +449,10 @@ static noinline void chachapoly_step_nosimd(struct chachapoly_req *r,
  * ours: two passes over each stretch of at most CHACHA_SIMD_CHUNK bytes,
  * the second over bytes still in L1, each in its own section.
  */
-static void chachapoly_two_pass(struct chachapoly_req *r, u8 *dst,
-				const u8 *src, unsigned int len, bool encrypt,
-				bool simd_usable)
+static __always_inline void chachapoly_two_pass(struct chachapoly_req *r,
+						u8 *dst, const u8 *src,
+						unsigned int len, bool encrypt,
+						bool simd_usable)
 {
 	bool mac_dst = encrypt || PLANTED(DECAUTH);
 
@@ -450,49 +474,18 @@ static void chachapoly_two_pass(struct chachapoly_req *r, u8 *dst,
 	}
 }
 
-void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
-		      unsigned int len, bool encrypt, bool simd_usable)
-{
-	chachapoly_key(r, simd_usable);
-	chachapoly_ad_end(r);
-	r->textlen += len;
-
-	if (r->pi->lib) {
-		chachapoly_two_pass(r, dst, src, len, encrypt, simd_usable);
-		return;
-	}
-	if (!chacha_request_simd(r->ci, len, simd_usable)) {
-		chachapoly_step_nosimd(r, dst, src, len, encrypt);
-		return;
-	}
-
-	while (len) {
-		unsigned int n = min_t(unsigned int, len, CHACHA_SIMD_CHUNK);
-		struct chacha_simd_save buf __uninitialized;
-		struct chacha_simd_save *save = sizeof(buf) ? &buf : NULL;
-
-		chacha_simd_begin(save);
-		chachapoly_step(r, dst, src, n, encrypt, true);
-		chacha_simd_end(save);
-		dst += n;
-		src += n;
-		len -= n;
-	}
-}
-
-void chachapoly_final(struct chachapoly_req *r,
-		      u8 tag[CHACHAPOLY_TAG_BYTES])
+/*
+ * The tag, once the text is done (@r keyed): the part block left in
+ * @r->buf, the AD's where there is no text and else the text's, padded
+ * and MACed with the lengths after it, in the call that emits the tag.
+ * Wipes @r.
+ */
+static __always_inline void chachapoly_finish(struct chachapoly_req *r,
+					      u8 *tag)
 {
 	unsigned int n;
 	__le64 w;
 
-	/*
-	 * No text: the key is still to come, and the AD's part block is
-	 * buffered.  Else the text's part block, if any.  Either is padded
-	 * and MACed with the lengths after it, in the call that emits the
-	 * tag.
-	 */
-	chachapoly_key(r, false);
 	if (PLANTED(ADPAD) && !r->textlen)
 		r->buflen = 0;
 	n = round_up(r->buflen, POLY_BLOCK);
@@ -512,6 +505,46 @@ void chachapoly_final(struct chachapoly_req *r,
 #endif
 	oot_poly1305_blocks_emit(&r->poly, r->buf, n / POLY_BLOCK, tag);
 	memzero_explicit(r, sizeof(*r));
+}
+
+void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
+		      unsigned int len, bool encrypt, bool simd_usable,
+		      u8 *tag)
+{
+	chachapoly_key(r, simd_usable);
+	chachapoly_ad_end(r);
+	r->textlen += len;
+
+	if (r->pi->lib) {
+		chachapoly_two_pass(r, dst, src, len, encrypt, simd_usable);
+	} else if (!chacha_request_simd(r->ci, len, simd_usable)) {
+		chachapoly_step_nosimd(r, dst, src, len, encrypt);
+	} else {
+		while (len) {
+			unsigned int n = min_t(unsigned int, len,
+					       CHACHA_SIMD_CHUNK);
+			struct chacha_simd_save buf __uninitialized;
+			struct chacha_simd_save *save = sizeof(buf) ? &buf
+								    : NULL;
+
+			chacha_simd_begin(save);
+			chachapoly_step(r, dst, src, n, encrypt, true);
+			chacha_simd_end(save);
+			dst += n;
+			src += n;
+			len -= n;
+		}
+	}
+	if (tag)
+		chachapoly_finish(r, tag);
+}
+
+void chachapoly_final(struct chachapoly_req *r,
+		      u8 tag[CHACHAPOLY_TAG_BYTES])
+{
+	/* No text: block 0 is still to come, the AD's part block buffered. */
+	chachapoly_key(r, false);
+	chachapoly_finish(r, tag);
 }
 
 /*

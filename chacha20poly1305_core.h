@@ -301,11 +301,17 @@ static inline void chachapoly_ad(struct chachapoly_req *r, const u8 *ad,
  * before the pass overwrites it.  The AD is complete from the first call
  * on.  Every call but the last takes a multiple of CHACHA_BLOCK_BYTES.
  * SIMD sections of at most CHACHA_SIMD_CHUNK bytes if @simd_usable.
+ * @tag: NULL; or the text ends here, and the call writes the tag and
+ * wipes @r as chachapoly_final() would, with a call and a return fewer.
  */
 void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
-		      unsigned int len, bool encrypt, bool simd_usable);
+		      unsigned int len, bool encrypt, bool simd_usable,
+		      u8 *tag);
 
-/* The tag of the AD and text so far; wipes @r. */
+/*
+ * The tag of the AD and text so far, where no chachapoly_crypt() call
+ * wrote it: no text, or a walk that stopped on an error; wipes @r.
+ */
 void chachapoly_final(struct chachapoly_req *r,
 		      u8 tag[CHACHAPOLY_TAG_BYTES]);
 

@@ -306,6 +306,7 @@ static int chachapoly_walk(struct aead_request *req, bool encrypt,
 	u8 nonce[CHACHAPOLY_NONCE_BYTES];
 	unsigned int adlen = chachapoly_nonce(req, nonce);
 	struct skcipher_walk walk;
+	bool tagged = false;
 	int err;
 
 	if (encrypt)
@@ -318,16 +319,25 @@ static int chachapoly_walk(struct aead_request *req, bool encrypt,
 
 	while (walk.nbytes) {
 		unsigned int n = walk.nbytes;
+		u8 *last = tag;
 
-		/* Only the last step may end inside a block. */
-		if (n < walk.total)
+		/*
+		 * Only the last step may end inside a block.  The last one
+		 * writes the tag too.
+		 */
+		if (n < walk.total) {
 			n = round_down(n, CHACHA_BLOCK_BYTES);
+			last = NULL;
+		}
 		chachapoly_crypt(&r, walk.dst.virt.addr, walk.src.virt.addr,
-				 n, encrypt, simd);
+				 n, encrypt, simd, last);
+		tagged = last;
 		err = skcipher_walk_done(&walk, walk.nbytes - n);
 	}
 
-	chachapoly_final(&r, tag);
+	/* No text, or an error on the way: the tag is still to come. */
+	if (!tagged)
+		chachapoly_final(&r, tag);
 	memzero_explicit(nonce, sizeof(nonce));
 	return err;
 }

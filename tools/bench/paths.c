@@ -284,9 +284,9 @@ static noinline void module_aead_oneshot(const struct chacha_impl *ci,
 /*
  * The module's AEAD request as chachapoly_walk() and its callers make it:
  * chachapoly_start(), the AD, the text one walk step (a page) at a time,
- * chachapoly_final(), then the tag out or compared.  Left out, as on the
- * kernel's side below: the crypto API's calls, the scatterlist walks and
- * the AD's copy through a bounce buffer.
+ * the last one writing the tag, then the tag out or compared.  Left out,
+ * as on the kernel's side below: the crypto API's calls, the scatterlist
+ * walks and the AD's copy through a bounce buffer.
  */
 static bool module_aead(const struct chacha_impl *ci,
 			const struct poly1305_impl *pi,
@@ -304,15 +304,17 @@ static bool module_aead(const struct chacha_impl *ci,
 	}
 	chachapoly_start(&r, ci, pi, a->key, a->nonce);
 	chachapoly_ad(&r, a->ad, a->adlen);
+	if (!len)
+		chachapoly_final(&r, tag);
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, BENCH_SECTION_BYTES);
 
-		chachapoly_crypt(&r, dst, src, n, !decrypt, true);
+		chachapoly_crypt(&r, dst, src, n, !decrypt, true,
+				 n == len ? tag : NULL);
 		dst += n;
 		src += n;
 		len -= n;
 	}
-	chachapoly_final(&r, tag);
 out:
 	if (decrypt)
 		ok = !tag_differs(tag, a->tag);
