@@ -816,29 +816,8 @@ SYM_INNER_LABEL(chachapoly_small_avx512vl_mac, SYM_L_LOCAL)
 	dec		%eax
 	jnz		.Lsmall_blocks
 
-	/*
-	 * The tag, as oot_poly1305_emit(): fold h2 once more (h < 2^130 + 5),
-	 * g = h + 5 takes h's place if g >= 2^130, that is h >= p, then
-	 * + s modulo 2^128.  cmov, no branch.
-	 */
-	mov		%r10, %rbx
-	mov		%r10, %r13
-	and		$-4, %rbx
-	shr		$2, %r13
-	add		%r13, %rbx		/* 5 (h2 >> 2) */
-	and		$3, %r10
-	add		%rbx, %r8
-	adc		$0, %r9
-	adc		$0, %r10
-	mov		%r8, %rbx
-	mov		%r9, %r13
-	mov		%r10, %r14
-	add		$5, %rbx
-	adc		$0, %r13
-	adc		$0, %r14		/* g2 <= 5 */
-	bt		$2, %r14		/* g >= 2^130 */
-	cmovc		%rbx, %r8
-	cmovc		%r13, %r9
+	/* The tag, as oot_poly1305_emit(): h mod p, + s modulo 2^128. */
+	POLY1305_MULX_FINAL	%r8, %r9, %r10, %rbx, %r13, %r14
 	vmovq		%xmm12, %rbx
 	vpextrq		$1, %xmm12, %r13
 	add		%rbx, %r8

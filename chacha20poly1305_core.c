@@ -104,6 +104,30 @@ static __always_inline void poly1305_call_st(struct poly1305_core_state *st,
 		oot_poly1305_blocks(st, src, nblocks, 1);
 }
 
+/*
+ * poly1305_call_st() and the tag into @tag in one call, where @fn has a
+ * function that does both (C and mulx): then true.  Else @fn alone, and
+ * false: the caller emits the tag.
+ */
+static __always_inline bool poly1305_call_emit(struct poly1305_core_state *st,
+					       poly1305_blocks_fn fn,
+					       const u8 *src,
+					       unsigned int nblocks, u8 *tag)
+{
+#ifdef __x86_64__
+	if (fn == oot_poly1305_blocks_x86_64_mulx) {
+		oot_poly1305_blocks_emit_x86_64_mulx(st, src, nblocks, tag);
+		return true;
+	}
+#endif
+	if (fn == oot_poly1305_blocks) {
+		oot_poly1305_blocks_emit(st, src, nblocks, tag);
+		return true;
+	}
+	poly1305_call_st(st, fn, src, nblocks);
+	return false;
+}
+
 /* @fn of @r's Poly1305, or the kernel's library for its entry. */
 static __always_inline void poly1305_call(struct chachapoly_req *r,
 					  poly1305_blocks_fn fn,
@@ -674,6 +698,7 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 								 pi->scalar;
 	bool one_call = simd && chachapoly_oneshot_one_call(ci, pi, nblocks,
 							    len);
+	bool tagged;
 	u8 iv[CHACHA_IV_BYTES] = { 0 };		/* counter 0 */
 
 	BUILD_BUG_ON(CHACHAPOLY_ONESHOT_AD_MAX != CHACHA_BLOCK_BYTES);
@@ -737,10 +762,12 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 			       len);
 		chachapoly_pad_lens(m, adlen, len, 0);
 	}
-	poly1305_call_st(&st, fn, m + a, nblocks - PLANTED(ONESHOT));
+	tagged = poly1305_call_emit(&st, fn, m + a, nblocks - PLANTED(ONESHOT),
+				    tag);
 	if (simd)
 		chacha_simd_end(save);
-	oot_poly1305_emit(&st, tag);
+	if (!tagged)
+		oot_poly1305_emit(&st, tag);
 	memzero_explicit(state, sizeof(state));
 	memzero_explicit(&st, sizeof(st));
 }

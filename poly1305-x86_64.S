@@ -45,6 +45,7 @@
  */
 #define POLY1305_FAULT_MULX_CARRY	9	/* drops the carry out of h0 */
 #define POLY1305_FAULT_MULX_FOLD	10	/* drops the one out of h1 */
+#define POLY1305_FAULT_MULX_SELECT	12	/* emit: never subtracts p */
 
 #ifdef POLY1305_PLANT_FAULT
 #ifdef __KERNEL__
@@ -54,6 +55,8 @@
 #define POLY1305_MULX_DROP_CARRY
 #elif POLY1305_PLANT_FAULT == POLY1305_FAULT_MULX_FOLD
 #define POLY1305_MULX_DROP_FOLD
+#elif POLY1305_PLANT_FAULT == POLY1305_FAULT_MULX_SELECT
+#define POLY1305_MULX_NO_SELECT
 #endif
 #endif
 
@@ -142,6 +145,35 @@
 #ifndef POLY1305_MULX_DROP_FOLD
 	adc		$0, \h2
 #endif
+#endif
+.endm
+
+/*
+ * h mod p, as oot_poly1305_emit() makes it before adding s: fold \h2
+ * once more (h < 2^130 + 5), then g = h + 5 takes h's place if g >= 2^130,
+ * that is if h >= p.  cmov, no branch.  The low 128 bits end in \h0 and
+ * \h1; \h2 and \t0 .. \t2 are clobbered, and the flags.
+ */
+.macro POLY1305_MULX_FINAL h0, h1, h2, t0, t1, t2
+	mov		\h2, \t0
+	mov		\h2, \t1
+	and		$-4, \t0
+	shr		$2, \t1
+	add		\t1, \t0		/* 5 (h2 >> 2) */
+	and		$3, \h2
+	add		\t0, \h0
+	adc		$0, \h1
+	adc		$0, \h2
+	mov		\h0, \t0
+	mov		\h1, \t1
+	mov		\h2, \t2
+	add		$5, \t0
+	adc		$0, \t1
+	adc		$0, \t2		/* g2 <= 5 */
+#ifndef POLY1305_MULX_NO_SELECT
+	bt		$2, \t2		/* g >= 2^130 */
+	cmovc		\t0, \h0
+	cmovc		\t1, \h1
 #endif
 .endm
 
@@ -241,5 +273,46 @@ SYM_TYPED_FUNC_START(oot_poly1305_blocks_x86_64_mulx)
 .Lmulx_none:
 	RET
 SYM_FUNC_END(oot_poly1305_blocks_x86_64_mulx)
+
+/*
+ * void oot_poly1305_blocks_emit_x86_64_mulx(struct poly1305_core_state *st,
+ *					 const u8 *src,
+ *					 unsigned int nblocks, u8 *mac)
+ *
+ * oot_poly1305_blocks_emit()'s contract: oot_poly1305_blocks_x86_64_mulx()
+ * over @nblocks (0 too) whole blocks with hibit 1, st->h updated, then the
+ * tag into @mac as oot_poly1305_emit() makes it: one call and one return
+ * for a message's last blocks and its tag.  Called directly, never
+ * through a pointer.
+ *
+ *	%rdi = st, %rsi = src, %edx = nblocks, %rcx = mac
+ *
+ * h in %r8, %r9, %r10; r0 in %r11, r1 read from st, rr1 in %r12; the
+ * block count in %eax; scratch %rbx, %r13, %r14, %r15.
+ */
+SYM_FUNC_START(oot_poly1305_blocks_emit_x86_64_mulx)
+	POLY1305_MULX_SAVE
+	mov		%edx, %eax
+	POLY1305_MULX_LOAD	%rdi, %r8, %r9, %r10, %r11, %r12, %rbx
+	test		%eax, %eax
+	jz		.Lemit_tag
+
+.Lemit_loop:
+	POLY1305_BLOCK_MULX	%rsi, 0, $1, %r8, %r9, %r10, \
+				%r11, 32(%rdi), %r12, %rbx, %r13, %r14, %r15
+	add		$16, %rsi
+	dec		%eax
+	jnz		.Lemit_loop
+	POLY1305_MULX_STORE	%rdi, %r8, %r9, %r10
+
+.Lemit_tag:
+	POLY1305_MULX_FINAL	%r8, %r9, %r10, %rbx, %r13, %r14
+	add		40(%rdi), %r8		/* + s, modulo 2^128 */
+	adc		48(%rdi), %r9
+	mov		%r8, 0(%rcx)
+	mov		%r9, 8(%rcx)
+	POLY1305_MULX_RESTORE
+	RET
+SYM_FUNC_END(oot_poly1305_blocks_emit_x86_64_mulx)
 
 #endif /* POLY1305_MULX_MACROS_ONLY */

@@ -98,6 +98,15 @@ asmlinkage void oot_poly1305_blocks_x86_64_mulx(struct poly1305_core_state *st,
 						unsigned int nblocks, u32 hibit);
 
 /*
+ * oot_poly1305_blocks_emit() with mulx (poly1305-x86_64.S), the same
+ * contract; BMI2 and ADX as above.
+ */
+asmlinkage void
+oot_poly1305_blocks_emit_x86_64_mulx(struct poly1305_core_state *st,
+				     const u8 *src, unsigned int nblocks,
+				     u8 mac[POLY1305_CORE_MAC_BYTES]);
+
+/*
  * oot_poly1305_blocks() in AVX-512 IFMA (poly1305-avx512ifma-x86_64.S),
  * eight blocks at a time: the same contract and the same state, so any of
  * the block functions may take the next blocks and oot_poly1305_emit()
