@@ -106,7 +106,7 @@ static __always_inline void poly1305_call_st(struct poly1305_core_state *st,
 
 /*
  * poly1305_call_st() and the tag into @tag in one call, where @fn has a
- * function that does both (C and mulx): then true.  Else @fn alone, and
+ * function that does both (C, mulx and IFMA): then true.  Else @fn alone, and
  * false: the caller emits the tag.
  */
 static __always_inline bool poly1305_call_emit(struct poly1305_core_state *st,
@@ -115,6 +115,10 @@ static __always_inline bool poly1305_call_emit(struct poly1305_core_state *st,
 					       unsigned int nblocks, u8 *tag)
 {
 #ifdef __x86_64__
+	if (fn == oot_poly1305_blocks_avx512ifma) {
+		oot_poly1305_blocks_emit_avx512ifma(st, src, nblocks, tag);
+		return true;
+	}
 	if (fn == oot_poly1305_blocks_x86_64_mulx) {
 		oot_poly1305_blocks_emit_x86_64_mulx(st, src, nblocks, tag);
 		return true;

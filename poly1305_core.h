@@ -116,6 +116,12 @@ oot_poly1305_blocks_emit_x86_64_mulx(struct poly1305_core_state *st,
 asmlinkage void oot_poly1305_blocks_avx512ifma(struct poly1305_core_state *st,
 					       const u8 *src, unsigned int nblocks,
 					       u32 hibit);
+
+/* oot_poly1305_blocks_emit() with IFMA, the same file; as above. */
+asmlinkage void
+oot_poly1305_blocks_emit_avx512ifma(struct poly1305_core_state *st,
+				    const u8 *src, unsigned int nblocks,
+				    u8 mac[POLY1305_CORE_MAC_BYTES]);
 #endif
 
 #if defined(__aarch64__) && !defined(__AARCH64EB__)

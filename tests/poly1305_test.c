@@ -44,8 +44,9 @@
  * state goes to oot_poly1305_emit() for the tag, which is compared with
  * RFC 8439's or the reference's, never with poly1305_core.c's.  Every
  * other message of whole blocks takes its last run and the tag from the
- * function's blocks_emit instead, in one call, where it has one (mulx's
- * oot_poly1305_blocks_emit_x86_64_mulx()); the C core's own checks take
+ * function's blocks_emit instead, in one call, where it has one:
+ * oot_poly1305_blocks_emit_x86_64_mulx() and
+ * oot_poly1305_blocks_emit_avx512ifma(); the C core's own checks take
  * oot_poly1305_blocks_emit() so:
  *
  *   vector     the RFC vectors, in one call, in runs of 0-3 blocks, and
@@ -163,6 +164,7 @@ static struct p1305_impl p1305_impls[] = {
 		.func = "oot_poly1305_blocks_avx512ifma()",
 		.needs = "AVX512F, AVX512VL or AVX512IFMA",
 		.blocks = oot_poly1305_blocks_avx512ifma,
+		.blocks_emit = oot_poly1305_blocks_emit_avx512ifma,
 		.cpu_ok = cpu_has_ifma,
 	},
 #endif
