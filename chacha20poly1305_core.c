@@ -376,14 +376,32 @@ static void chachapoly_strides(struct chachapoly_req *r, u8 *dst,
 }
 
 /*
+ * One stride of @stride bytes, ChaCha20 alone, where chachapoly_stitches():
+ * on x86-64 the stitched pair's 8-block core, called directly.
+ */
+static __always_inline void chachapoly_stride_plain(struct chachapoly_req *r,
+						    u8 *dst, const u8 *src,
+						    unsigned int stride)
+{
+#ifdef __x86_64__
+	(void)stride;	/* 8 blocks: chachapoly_stitches() */
+	chacha20_8block_xor_avx2(r->state, dst, src, 20);
+	r->state[12] += 8;
+#else
+	chacha_crypt_impl(r->ci, r->state, dst, src, stride, 20);
+#endif
+}
+
+/*
  * The whole strides of @len bytes, in a SIMD section, through a core that
  * stitches Poly1305 into the ChaCha20 rounds, where @r's pair has one:
  * AVX2 with mulx, NEON with mul/umulh.  Returns the bytes done, 0 for
  * other pairs.  The MAC stays in order.  Decrypting, each stride's
  * ciphertext is MACed while it is deciphered.  Encrypting (@mac_dst), the
- * stride before's output is MACed while the next one is enciphered, and
- * the last stride's after.  @lagged: the stride before is the head's,
- * enciphered already and not yet MACed, at @dst - stride.
+ * stride before's output is MACed while the next one is enciphered; the
+ * last stride's is left to the caller, which MACs it with the text after
+ * it in one call.  @lagged: the stride before is the head's, enciphered
+ * already and not yet MACed, at @dst - stride.
  */
 static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
 					const u8 *src, unsigned int len,
@@ -395,16 +413,13 @@ static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
 	if (!n || !chachapoly_stitches(r->ci, r->pi))
 		return 0;
 	if (mac_dst && !lagged) {
-		chacha_crypt_impl(r->ci, r->state, dst, src, stride, 20);
+		chachapoly_stride_plain(r, dst, src, stride);
 		i = stride;
 	}
 	if (i < n)
 		chachapoly_strides(r, dst + i, src + i,
 				   mac_dst ? dst + i - stride : src + i, stride,
 				   (n - i) / stride);
-	if (mac_dst && !PLANTED(STITCH))
-		chachapoly_blocks(r, dst + n - stride, stride / POLY_BLOCK,
-				  true);
 	return n;
 }
 
@@ -419,7 +434,7 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 					    bool in_section)
 {
 	bool mac_dst = encrypt || PLANTED(DECAUTH), lagged = false;
-	unsigned int done = 0, head = min(len, r->headlen);
+	unsigned int done = 0, lag = 0, head = min(len, r->headlen);
 
 	if (head) {
 		/*
@@ -447,18 +462,24 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 	dst += done;
 	src += done;
 	len -= done;
+	/*
+	 * Encrypting after stitched strides, the last one's ciphertext is
+	 * still to MAC, @lag bytes before @dst: with the rest, in one call.
+	 */
+	if (mac_dst && done && !PLANTED(STITCH))
+		lag = chachapoly_stride_bytes(r->ci);
 	/* Whole strides: no core call and no Poly1305 call for nothing. */
-	if (!len)
+	if (!len && !lag)
 		return;
 	if (!mac_dst)
 		chachapoly_text(r, src, len, in_section);
-	if (in_section)
+	if (len && in_section)
 		chacha_crypt_impl(r->ci, r->state, dst, src, len, 20);
-	else
+	else if (len)
 		chacha_crypt_request(r->ci, r->state, dst, src, len, 20,
 				     false);
 	if (mac_dst)
-		chachapoly_text(r, dst, len, in_section);
+		chachapoly_text(r, dst - lag, len + lag, in_section);
 }
 
 /*
