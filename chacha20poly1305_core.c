@@ -185,7 +185,7 @@ static unsigned int chachapoly_head_bytes(const struct chacha_impl *ci,
 	return stride;
 }
 
-/* What chachapoly_start() enciphers to get block 0 and the head. */
+/* What chachapoly_key() enciphers to get block 0 and the head. */
 static const u8 chachapoly_zeros[CHACHA_BLOCK_BYTES + CHACHAPOLY_HEAD_MAX];
 
 /* @dst = @src ^ @ks, @len bytes, 8 at a time where it can. */
@@ -438,7 +438,7 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 
 	if (head) {
 		/*
-		 * The head, from chachapoly_start()'s key stream.  Encrypting,
+		 * The head, from chachapoly_key()'s key stream.  Encrypting,
 		 * a whole head followed by a stride is the stitched core's
 		 * stride before, MACed in its first call; else at once.
 		 */

@@ -143,7 +143,7 @@ extern const struct poly1305_impl poly1305_impls[];
 extern const unsigned int poly1305_nimpls;
 
 /*
- * The key stream that chachapoly_start() may compute beyond block 0, in
+ * The key stream that chachapoly_key() may compute beyond block 0, in
  * the same call: one stride of the stitched core whose implementation's
  * widest core is that stride and one block wide (arm64's neon: 6 blocks,
  * the 5-block stitched core's 320 bytes).  None elsewhere.

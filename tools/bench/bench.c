@@ -21,9 +21,10 @@
  * of AD:
  *
  *   module-<impl>-aead   the module's AEAD request (chachapoly_start(), _ad(),
- *                        _crypt() per page, _final()) on every ChaCha
- *                        implementation the CPU runs with the Poly1305 the
- *                        glue would choose; module-<impl>-aead-<poly>, the
+ *                        _crypt() per page, the last one writing the tag)
+ *                        on every ChaCha implementation the CPU runs with
+ *                        the Poly1305 the glue would choose;
+ *                        module-<impl>-aead-<poly>, the
  *                        default implementation with each other Poly1305
  *   kernel-aead-<tier>, kernel7-aead-<tier>
  *                        the kernel's rfc7539 template's work, re-created:
