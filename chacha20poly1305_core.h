@@ -236,6 +236,22 @@ static inline void chachapoly_start(struct chachapoly_req *r,
 }
 
 /*
+ * The first and the last @n bytes of @len >= @n, which may overlap, from
+ * @src to @dst: fixed-size copies, for chachapoly_copy64().
+ */
+static __always_inline void chachapoly_copy_ends(u8 *dst, const u8 *src,
+						 unsigned int len,
+						 unsigned int n)
+{
+	u64 a[4] __uninitialized, b[4] __uninitialized;	/* copies */
+
+	memcpy(a, src, n);
+	memcpy(b, src + len - n, n);
+	memcpy(dst, a, n);
+	memcpy(dst + len - n, b, n);
+}
+
+/*
  * @len bytes, at most 64, from @src to @dst, which do not overlap: two
  * fixed-size copies that may overlap each other, no call to memcpy() for
  * the variable length.  Writes nothing outside the @len bytes.
@@ -243,28 +259,14 @@ static inline void chachapoly_start(struct chachapoly_req *r,
 static __always_inline void chachapoly_copy64(u8 *dst, const u8 *src,
 					      unsigned int len)
 {
-	u64 a[4] __uninitialized, b[4] __uninitialized;	/* copies */
-
 	if (len >= 32) {
-		memcpy(a, src, 32);
-		memcpy(b, src + len - 32, 32);
-		memcpy(dst, a, 32);
-		memcpy(dst + len - 32, b, 32);
+		chachapoly_copy_ends(dst, src, len, 32);
 	} else if (len >= 16) {
-		memcpy(a, src, 16);
-		memcpy(b, src + len - 16, 16);
-		memcpy(dst, a, 16);
-		memcpy(dst + len - 16, b, 16);
+		chachapoly_copy_ends(dst, src, len, 16);
 	} else if (len >= 8) {
-		memcpy(a, src, 8);
-		memcpy(b, src + len - 8, 8);
-		memcpy(dst, a, 8);
-		memcpy(dst + len - 8, b, 8);
+		chachapoly_copy_ends(dst, src, len, 8);
 	} else if (len >= 4) {
-		memcpy(a, src, 4);
-		memcpy(b, src + len - 4, 4);
-		memcpy(dst, a, 4);
-		memcpy(dst + len - 4, b, 4);
+		chachapoly_copy_ends(dst, src, len, 4);
 	} else if (len) {
 		dst[0] = src[0];
 		dst[len / 2] = src[len / 2];
