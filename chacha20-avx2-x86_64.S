@@ -3,7 +3,8 @@
  * ChaCha cores for x86-64 with AVX2: chacha20_8block_xor_avx2 XORs eight
  * 64-byte blocks of key stream into the data, chacha20_4block_xor_avx2
  * four and chacha20_2block_xor_avx2 two (row layout, see there).  All only
- * read the state; block j uses the counter state[12] + j.
+ * read the state; block j uses the counter state[12] + j.  Each has a
+ * "_part" entry that XORs only the first @len bytes.
  *
  * Eight blocks, vertical layout: ymm i holds state word i of all blocks,
  * one block per 32-bit lane, so every quarter-round works on eight blocks
@@ -89,6 +90,8 @@ chacha20_avx2_ctr23:
 /* Rotate temporaries of the row-layout cores. */
 #define T0	%ymm10
 #define T1	%ymm11
+#define T0X	%xmm10
+#define T1X	%xmm11
 
 /* The stack slot of word 11. */
 #define SLOT	(%rsp)
@@ -508,10 +511,99 @@ SYM_FUNC_END(chacha20_8block_xor_part_avx2)
 .endm
 
 /*
+ * The part entries of the row-layout cores.  The 32 bytes of key stream
+ * at @off are the low (@sel 0x20) or high (0x31) halves of lo and hi, as
+ * in XOR_STORE: XOR them in if the data covers them, else go to @tail
+ * with @off in %eax and the piece in T0.
+ */
+.macro PART_PIECE lo, hi, sel, off, tail
+	vperm2i128	$\sel, \hi, \lo, T0
+	mov		$(\off), %eax
+	cmp		$(\off + 32), LEN
+	jb		\tail
+	vpxor		\off(SRC), T0, T0
+	vmovdqu		T0, \off(DST)
+.endm
+
+/*
+ * The four pieces of two blocks in rows a0-a3, the first at @base.  If
+ * @last, the data ends in them, so the last piece is the tail's: no test.
+ */
+.macro PART_PAIR a0, a1, a2, a3, base, tail, last
+	PART_PIECE	\a0, \a1, 0x20, (\base), \tail
+	PART_PIECE	\a2, \a3, 0x20, (\base + 32), \tail
+	PART_PIECE	\a0, \a1, 0x31, (\base + 64), \tail
+.if \last
+	vperm2i128	$0x31, \a3, \a2, T0
+	mov		$(\base + 96), %eax
+.else
+	PART_PIECE	\a2, \a3, 0x31, (\base + 96), \tail
+.endif
+.endm
+
+/*
+ * The data's last LEN - %eax bytes, 0 to 31, from byte %eax on: XOR them
+ * with the first bytes of T0, by 16, 8 and then 1, reading and writing
+ * nothing past them; then clear the registers that held key stream and
+ * return.
+ */
+.macro PART_TAIL
+	add		%rax, SRC
+	add		%rax, DST
+	sub		%eax, LEN
+	test		$16, LEN
+	jz		.Ltail8\@
+	vpxor		(SRC), T0X, T1X
+	vmovdqu		T1X, (DST)
+	vextracti128	$1, T0, T0X
+	add		$16, SRC
+	add		$16, DST
+.Ltail8\@:
+	vmovq		T0X, %rax
+	vpextrq		$1, T0X, %r9
+	test		$8, LEN
+	jz		.Ltail1\@
+	xor		(SRC), %rax
+	mov		%rax, (DST)
+	mov		%r9, %rax
+	add		$8, SRC
+	add		$8, DST
+.Ltail1\@:
+	and		$7, LEN
+	jz		.Ltail_done\@
+.Ltail1_loop\@:
+	xor		(SRC), %al
+	mov		%al, (DST)
+	shr		$8, %rax
+	inc		SRC
+	inc		DST
+	dec		LEN
+	jnz		.Ltail1_loop\@
+.Ltail_done\@:
+	xor		%eax, %eax
+	xor		%r9d, %r9d
+	vzeroall
+	RET
+.endm
+
+/*
  * void chacha20_4block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
  *				 unsigned int nrounds);
+ * void chacha20_4block_xor_part_avx2(const u32 *state, u8 *dst,
+ *				      const u8 *src, unsigned int nrounds,
+ *				      unsigned int len);
+ *
+ * The part entry XORs only the first @len (1 to 256) bytes, reading and
+ * writing nothing past them: whole 32-byte pieces of key stream from the
+ * registers, then the last piece's first bytes.  The full entry is the
+ * part entry for 256 bytes.
  */
 SYM_TYPED_FUNC_START(chacha20_4block_xor_avx2)
+	mov		$256, LEN
+	jmp		chacha20_4block_xor_part_avx2
+SYM_FUNC_END(chacha20_4block_xor_avx2)
+
+SYM_TYPED_FUNC_START(chacha20_4block_xor_part_avx2)
 	vbroadcasti128	(16 * 0)(STATE), A0
 	vbroadcasti128	(16 * 1)(STATE), A1
 	vbroadcasti128	(16 * 2)(STATE), A2
@@ -536,6 +628,8 @@ SYM_TYPED_FUNC_START(chacha20_4block_xor_avx2)
 	vpaddd		chacha20_avx2_ctr23(%rip), T1, T1
 	vpaddd		T1, B3, B3
 
+	cmp		$256, LEN
+	jne		.Lpart4
 	XOR_STORE	A0, A1, (64 * 0), (64 * 1), T0
 	XOR_STORE	A2, A3, (64 * 0 + 32), (64 * 1 + 32), T0
 	XOR_STORE	B0, B1, (64 * 2), (64 * 3), T0
@@ -543,15 +637,31 @@ SYM_TYPED_FUNC_START(chacha20_4block_xor_avx2)
 
 	vzeroupper
 	RET
-SYM_FUNC_END(chacha20_4block_xor_avx2)
+
+.Lpart4:
+	PART_PAIR	A0, A1, A2, A3, (64 * 0), .Ltail4, 0
+	PART_PAIR	B0, B1, B2, B3, (64 * 2), .Ltail4, 1
+.Ltail4:
+	PART_TAIL
+SYM_FUNC_END(chacha20_4block_xor_part_avx2)
 
 /*
  * Two blocks in the row layout: one group of the 4-block core, A0-A3.
  *
  * void chacha20_2block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
  *				 unsigned int nrounds);
+ * void chacha20_2block_xor_part_avx2(const u32 *state, u8 *dst,
+ *				      const u8 *src, unsigned int nrounds,
+ *				      unsigned int len);
+ *
+ * The part entry as the 4-block core's, for 1 to 128 bytes.
  */
 SYM_TYPED_FUNC_START(chacha20_2block_xor_avx2)
+	mov		$128, LEN
+	jmp		chacha20_2block_xor_part_avx2
+SYM_FUNC_END(chacha20_2block_xor_avx2)
+
+SYM_TYPED_FUNC_START(chacha20_2block_xor_part_avx2)
 	vbroadcasti128	(16 * 0)(STATE), A0
 	vbroadcasti128	(16 * 1)(STATE), A1
 	vbroadcasti128	(16 * 2)(STATE), A2
@@ -574,12 +684,19 @@ SYM_TYPED_FUNC_START(chacha20_2block_xor_avx2)
 	vpaddd		B1, A1, A1
 	vpaddd		B2, A2, A2
 	vpaddd		B3, A3, A3
+	cmp		$128, LEN
+	jne		.Lpart2
 	XOR_STORE	A0, A1, (64 * 0), (64 * 1), T0
 	XOR_STORE	A2, A3, (64 * 0 + 32), (64 * 1 + 32), T0
 
 	vzeroupper
 	RET
-SYM_FUNC_END(chacha20_2block_xor_avx2)
+
+.Lpart2:
+	PART_PAIR	A0, A1, A2, A3, (64 * 0), .Ltail2, 1
+.Ltail2:
+	PART_TAIL
+SYM_FUNC_END(chacha20_2block_xor_part_avx2)
 
 /*
  * ChaCha20-Poly1305's one pass: the 8-block core with Poly1305 blocks

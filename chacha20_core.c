@@ -57,8 +57,10 @@ const struct chacha_impl chacha_impls[] = {
 	IMPL("avx2", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, 0,
 	     CORE_PART(8, chacha20_8block_xor_avx2,
 		       chacha20_8block_xor_part_avx2),
-	     CORE(4, chacha20_4block_xor_avx2),
-	     CORE(2, chacha20_2block_xor_avx2),
+	     CORE_PART(4, chacha20_4block_xor_avx2,
+		       chacha20_4block_xor_part_avx2),
+	     CORE_PART(2, chacha20_2block_xor_avx2,
+		       chacha20_2block_xor_part_avx2),
 	     CORE_PART(1, chacha20_1block_xor_ssse3,
 		       chacha20_1block_xor_part_ssse3)),
 	/*

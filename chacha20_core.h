@@ -132,6 +132,14 @@ asmlinkage void chacha20_2block_xor_avx2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_4block_xor_avx2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
+asmlinkage void chacha20_2block_xor_part_avx2(const u32 *state, u8 *dst,
+					      const u8 *src,
+					      unsigned int nrounds,
+					      unsigned int len);
+asmlinkage void chacha20_4block_xor_part_avx2(const u32 *state, u8 *dst,
+					      const u8 *src,
+					      unsigned int nrounds,
+					      unsigned int len);
 asmlinkage void chacha20_8block_xor_avx2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_8block_xor_part_avx2(const u32 *state, u8 *dst,

@@ -68,7 +68,7 @@ AEAD_SIZES="1420 4096"
 # linux-source-6.12.  The kernel's 1-block cores loop in chacha_permute;
 # its arm64 "4block" core runs a fifth block on the scalar ALUs, our
 # 6-block NEON core two.  Where a core's entry jumps to a _part_ entry
-# (the 4-block SSE2 and SSSE3, the 8-block AVX2), the loop is there.
+# (the 4-block SSE2 and SSSE3, every AVX2 core), the loop is there.
 CORES="
 ours	x86	chacha20-sse2-x86_64.S		chacha20_1block_xor_sse2		1	2
 ours	x86	chacha20-sse2-x86_64.S		chacha20_2block_xor_sse2		2	2
@@ -76,8 +76,8 @@ ours	x86	chacha20-sse2-x86_64.S		chacha20_4block_xor_part_sse2		4	2
 ours	x86	chacha20-ssse3-x86_64.S		chacha20_1block_xor_ssse3		1	2
 ours	x86	chacha20-ssse3-x86_64.S		chacha20_2block_xor_ssse3		2	2
 ours	x86	chacha20-ssse3-x86_64.S		chacha20_4block_xor_part_ssse3		4	2
-ours	x86	chacha20-avx2-x86_64.S		chacha20_2block_xor_avx2		2	2
-ours	x86	chacha20-avx2-x86_64.S		chacha20_4block_xor_avx2		4	2
+ours	x86	chacha20-avx2-x86_64.S		chacha20_2block_xor_part_avx2		2	2
+ours	x86	chacha20-avx2-x86_64.S		chacha20_4block_xor_part_avx2		4	2
 ours	x86	chacha20-avx2-x86_64.S		chacha20_8block_xor_part_avx2		8	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_8block_xor_part_avx512vl	8	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_12block_xor_part_avx512vl	12	2
