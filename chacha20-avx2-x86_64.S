@@ -102,6 +102,9 @@ chacha20_avx2_ctr23:
 #define FRAME	(96 + 512)
 /* The part entry's fifth argument: bytes to XOR, 1 to 512. */
 #define LEN	%r8d
+/* The 8-block body's strides to do (see there) and round count. */
+#define STRIDES	%r9d
+#define NROUNDS	%r10d
 
 .text
 
@@ -378,22 +381,45 @@ chacha20_avx2_ctr23:
  *				      const u8 *src, unsigned int nrounds,
  *				      unsigned int len);
  *
+ * void chacha20_8block_xor_strides_avx2(u32 *state, u8 *dst,
+ *					 const u8 *src, unsigned int nrounds,
+ *					 unsigned int nstrides);
+ *
  * The part entry XORs only the first @len (1 to 512) bytes, reading and
  * writing nothing past them: the key stream goes to the frame, and a loop
  * XORs it in, 32 bytes at a time, then byte by byte.  The full entry is
- * the part entry for 512 bytes, which stores straight into @dst.
+ * the part entry for 512 bytes, which stores straight into @dst.  Both
+ * only read the state.  The strides entry runs @nstrides (at least 1)
+ * times 512 bytes in one call, as many full calls would, and leaves
+ * state[12] advanced by 8 times @nstrides: with the kernel's return
+ * thunks each return costs.  All three go to the body, which takes LEN
+ * and STRIDES, 0 for one call that only reads the state.
  */
 SYM_TYPED_FUNC_START(chacha20_8block_xor_avx2)
 	mov		$512, LEN
-	jmp		chacha20_8block_xor_part_avx2
+	xor		STRIDES, STRIDES
+	jmp		chacha20_8block_body_avx2
 SYM_FUNC_END(chacha20_8block_xor_avx2)
 
 SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx2)
+	xor		STRIDES, STRIDES
+	jmp		chacha20_8block_body_avx2
+SYM_FUNC_END(chacha20_8block_xor_part_avx2)
+
+SYM_TYPED_FUNC_START(chacha20_8block_xor_strides_avx2)
+	mov		LEN, STRIDES
+	mov		$512, LEN
+	jmp		chacha20_8block_body_avx2
+SYM_FUNC_END(chacha20_8block_xor_strides_avx2)
+
+SYM_FUNC_START_LOCAL(chacha20_8block_body_avx2)
 	push		%rbp
 	mov		%rsp, %rbp
 	and		$-32, %rsp
 	sub		$FRAME, %rsp
+	mov		ROUNDS, NROUNDS
 
+.Lstride8:
 	ROUND1_8
 	jmp		.Ldiagonals8
 
@@ -407,6 +433,18 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx2)
 	cmp		$512, LEN
 	jne		.Lpart8
 	FINISH8		XOR_STORE
+	/*
+	 * The next stride, if any: state[12] as wide as ROUND1_8's loads
+	 * of it, so they are forwarded from this store.
+	 */
+	test		STRIDES, STRIDES
+	jz		.Lwipe8
+	addl		$8, (4 * 12)(STATE)
+	add		$512, DST
+	add		$512, SRC
+	mov		NROUNDS, ROUNDS
+	dec		STRIDES
+	jnz		.Lstride8
 	jmp		.Lwipe8
 
 .Lpart8:
@@ -445,7 +483,7 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx2)
 	vzeroupper
 	leave
 	RET
-SYM_FUNC_END(chacha20_8block_xor_part_avx2)
+SYM_FUNC_END(chacha20_8block_body_avx2)
 
 /*
  * Four blocks in the row layout: each register holds one row (four words)

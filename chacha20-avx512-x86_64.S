@@ -15,7 +15,8 @@
  * using byte masks (vmovdqu8 with a k register) for the piece the data
  * ends in, so a tail needs no bounce buffer.  All only read the state;
  * block j uses the counter state[12] + j, wrapping modulo 2^32 with no
- * carry into state[13].
+ * carry into state[13].  The cores of 8 to 24 blocks also have a
+ * "_strides" entry, many strides in one call (see STRIDE_ENTRIES).
  *
  * Vertical layout: register i holds state word i of every block, one block
  * per 32-bit lane, so a quarter-round works on all blocks at once.  With 32
@@ -67,12 +68,18 @@ chacha20_avx512_ctrrows:
 	.long	4, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0, 7, 0, 0, 0
 	.long	8, 0, 0, 0, 9, 0, 0, 0, 10, 0, 0, 0, 11, 0, 0, 0
 
-/* Arguments (SysV); STATE is only read, LEN only by the _part entries. */
+/*
+ * Arguments (SysV); STATE is only read but by the _strides entries, LEN
+ * only by the _part entries.  The bodies keep the strides still to do in
+ * STRIDES and the round count in NROUNDS.
+ */
 #define STATE	%rdi
 #define DST	%rsi
 #define SRC	%rdx
 #define ROUNDS	%ecx
 #define LEN	%r8d
+#define STRIDES	%r9d
+#define NROUNDS	%r10d
 
 /* The entry point without a length: the _part one, for a whole stride. */
 #define FULL_ENTRY(n, sfx)					\
@@ -80,6 +87,38 @@ chacha20_avx512_ctrrows:
 	mov	$(n * 64), LEN;					\
 	jmp	chacha20_##n##block_xor_part_##sfx;		\
 	SYM_FUNC_END(chacha20_##n##block_xor_##sfx)
+
+/*
+ * The three entry points of a stride core, around its body
+ * chacha20_<n>block_body_<sfx>, which takes LEN and STRIDES: 0 for one
+ * call that only reads the state, else that many whole strides, each
+ * advancing state[12] by n (see NEXT_STRIDE).
+ *
+ * void chacha20_<n>block_xor_strides_<sfx>(u32 *state, u8 *dst,
+ *					    const u8 *src,
+ *					    unsigned int nrounds,
+ *					    unsigned int nstrides);
+ *
+ * runs @nstrides (at least 1) whole strides in one call, @dst and @src
+ * moving on by a stride each time, and leaves state[12] advanced by n
+ * times @nstrides.  With the kernel's return thunks each return costs, so
+ * a request's strides are one call.
+ */
+#define STRIDE_ENTRIES(n, sfx)					\
+	SYM_TYPED_FUNC_START(chacha20_##n##block_xor_##sfx);	\
+	mov	$(n * 64), LEN;					\
+	xor	STRIDES, STRIDES;				\
+	jmp	chacha20_##n##block_body_##sfx;			\
+	SYM_FUNC_END(chacha20_##n##block_xor_##sfx);		\
+	SYM_TYPED_FUNC_START(chacha20_##n##block_xor_part_##sfx);	\
+	xor	STRIDES, STRIDES;				\
+	jmp	chacha20_##n##block_body_##sfx;			\
+	SYM_FUNC_END(chacha20_##n##block_xor_part_##sfx);	\
+	SYM_TYPED_FUNC_START(chacha20_##n##block_xor_strides_##sfx);	\
+	mov	LEN, STRIDES;					\
+	mov	$(n * 64), LEN;					\
+	jmp	chacha20_##n##block_body_##sfx;			\
+	SYM_FUNC_END(chacha20_##n##block_xor_strides_##sfx)
 
 /* Word i of the first (A) and the second (B) group of eight blocks. */
 #define A0	%ymm0
@@ -288,6 +327,25 @@ chacha20_avx512_ctrrows:
 .endm
 
 /*
+ * The end of a stride of @n blocks in a body.  With STRIDES 0 (one call),
+ * nothing.  Else advance state[12] by @n and, unless that was the last
+ * stride, move DST and SRC on and go to @top with the round count again.
+ * A load of state[12] at @top is as wide as this store, so it is
+ * forwarded from it.
+ */
+.macro NEXT_STRIDE n, top
+	test		STRIDES, STRIDES
+	jz		.Lend\@
+	addl		$\n, (4 * 12)(STATE)
+	add		$(\n * 64), DST
+	add		$(\n * 64), SRC
+	mov		NROUNDS, ROUNDS
+	dec		STRIDES
+	jnz		\top
+.Lend\@:
+.endm
+
+/*
  * Two ymm registers @r0/@r1 hold four words each of two blocks, of one in
  * their low and of the other in their high 128 bits: join the low halves
  * into the 32-byte piece at @off, the high halves into the one at @off +
@@ -352,9 +410,11 @@ chacha20_avx512_ctrrows:
  *					 const u8 *src, unsigned int nrounds,
  *					 unsigned int len);
  */
-FULL_ENTRY(16, avx512)
+STRIDE_ENTRIES(16, avx512)
 
-SYM_TYPED_FUNC_START(chacha20_16block_xor_part_avx512)
+SYM_FUNC_START_LOCAL(chacha20_16block_body_avx512)
+	mov		ROUNDS, NROUNDS
+.Lstride16z:
 	LOAD_STATE	0, WORDS(Z)
 
 .Lrounds16z:
@@ -372,9 +432,10 @@ SYM_TYPED_FUNC_START(chacha20_16block_xor_part_avx512)
 	XOR_LANES	1, Z1, Z5, Z9, Z13, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20
 	XOR_LANES	2, Z2, Z6, Z10, Z14, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20
 	XOR_LANES	3, Z3, Z7, Z11, Z15, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20
+	NEXT_STRIDE	16, .Lstride16z
 	vzeroupper
 	RET
-SYM_FUNC_END(chacha20_16block_xor_part_avx512)
+SYM_FUNC_END(chacha20_16block_body_avx512)
 
 /*
  * void chacha20_24block_xor_avx512(const u32 *state, u8 *dst,
@@ -387,14 +448,16 @@ SYM_FUNC_END(chacha20_16block_xor_part_avx512)
  * finishes, zmm14 and zmm15 wait in a 64-byte aligned stack frame, which
  * is wiped afterwards.
  */
-FULL_ENTRY(24, avx512)
+STRIDE_ENTRIES(24, avx512)
 
-SYM_TYPED_FUNC_START(chacha20_24block_xor_part_avx512)
+SYM_FUNC_START_LOCAL(chacha20_24block_body_avx512)
 	push		%rbp
 	mov		%rsp, %rbp
 	and		$-64, %rsp
 	sub		$128, %rsp
+	mov		ROUNDS, NROUNDS
 
+.Lstride24:
 	LOAD_STATE	0, WORDS(Z)
 	LOAD_STATE	64, WORDS(B)
 
@@ -418,6 +481,7 @@ SYM_TYPED_FUNC_START(chacha20_24block_xor_part_avx512)
 	XOR_LANES	1, Z1, Z5, Z9, Z13, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20
 	XOR_LANES	2, Z2, Z6, Z10, Z14, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20
 	XOR_LANES	3, Z3, Z7, Z11, Z15, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20
+	NEXT_STRIDE	24, .Lstride24
 
 	/* The slots held permuted state words: wipe them. */
 	vpxord		%zmm16, %zmm16, %zmm16
@@ -426,7 +490,7 @@ SYM_TYPED_FUNC_START(chacha20_24block_xor_part_avx512)
 	vzeroupper
 	leave
 	RET
-SYM_FUNC_END(chacha20_24block_xor_part_avx512)
+SYM_FUNC_END(chacha20_24block_body_avx512)
 
 /*
  * void chacha20_16block_xor_avx512vl(const u32 *state, u8 *dst,
@@ -440,14 +504,16 @@ SYM_FUNC_END(chacha20_24block_xor_part_avx512)
  * final steps of group A, two registers of group B wait in a 32-byte
  * aligned stack frame, which is wiped afterwards.
  */
-FULL_ENTRY(16, avx512vl)
+STRIDE_ENTRIES(16, avx512vl)
 
-SYM_TYPED_FUNC_START(chacha20_16block_xor_part_avx512vl)
+SYM_FUNC_START_LOCAL(chacha20_16block_body_avx512vl)
 	push		%rbp
 	mov		%rsp, %rbp
 	and		$-32, %rsp
 	sub		$64, %rsp
+	mov		ROUNDS, NROUNDS
 
+.Lstride16y:
 	LOAD_STATE	0, WORDS(A)
 	LOAD_STATE	32, WORDS(B)
 
@@ -463,6 +529,7 @@ SYM_TYPED_FUNC_START(chacha20_16block_xor_part_avx512vl)
 	vmovdqa64	(%rsp), B14
 	vmovdqa64	32(%rsp), B15
 	FINISH8		512, A0, A1, WORDS(B)
+	NEXT_STRIDE	16, .Lstride16y
 
 	/* The slots held permuted state words: wipe them. */
 	vpxord		A0, A0, A0
@@ -471,7 +538,7 @@ SYM_TYPED_FUNC_START(chacha20_16block_xor_part_avx512vl)
 	vzeroupper
 	leave
 	RET
-SYM_FUNC_END(chacha20_16block_xor_part_avx512vl)
+SYM_FUNC_END(chacha20_16block_body_avx512vl)
 
 /*
  * The row layout: a ymm register holds one row (four words) of a block in
@@ -597,9 +664,11 @@ SYM_FUNC_END(chacha20_16block_xor_part_avx512vl)
  * waits on latency, and the rows fill them.  R0-R3 hold blocks 8 and 9,
  * R4-R7 blocks 10 and 11.
  */
-FULL_ENTRY(12, avx512vl)
+STRIDE_ENTRIES(12, avx512vl)
 
-SYM_TYPED_FUNC_START(chacha20_12block_xor_part_avx512vl)
+SYM_FUNC_START_LOCAL(chacha20_12block_body_avx512vl)
+	mov		ROUNDS, NROUNDS
+.Lstride12y:
 	LOAD_STATE	0, WORDS(A)
 	LOAD_ROW_GROUPS	8, R0, R1, R2, R3, R4, R5, R6, R7
 
@@ -613,9 +682,10 @@ SYM_TYPED_FUNC_START(chacha20_12block_xor_part_avx512vl)
 
 	FINISH_ROW_GROUPS 8, R0, R1, R2, R3, R4, R5, R6, R7
 	FINISH8		0, %ymm24, %ymm25, WORDS(A)
+	NEXT_STRIDE	12, .Lstride12y
 	vzeroupper
 	RET
-SYM_FUNC_END(chacha20_12block_xor_part_avx512vl)
+SYM_FUNC_END(chacha20_12block_body_avx512vl)
 
 /*
  * void chacha20_8block_xor_avx512vl(const u32 *state, u8 *dst,
@@ -627,9 +697,11 @@ SYM_FUNC_END(chacha20_12block_xor_part_avx512vl)
  * One group: latency-bound (see the top), but the shortest path through
  * 512 bytes or a tail of up to eight blocks.
  */
-FULL_ENTRY(8, avx512vl)
+STRIDE_ENTRIES(8, avx512vl)
 
-SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx512vl)
+SYM_FUNC_START_LOCAL(chacha20_8block_body_avx512vl)
+	mov		ROUNDS, NROUNDS
+.Lstride8y:
 	LOAD_STATE	0, WORDS(A)
 
 .Lrounds8y:
@@ -639,9 +711,10 @@ SYM_TYPED_FUNC_START(chacha20_8block_xor_part_avx512vl)
 	ja		.Lrounds8y
 
 	FINISH8		0, B0, B1, WORDS(A)
+	NEXT_STRIDE	8, .Lstride8y
 	vzeroupper
 	RET
-SYM_FUNC_END(chacha20_8block_xor_part_avx512vl)
+SYM_FUNC_END(chacha20_8block_body_avx512vl)
 
 /*
  * void chacha20_4block_xor_avx512vl(const u32 *state, u8 *dst,

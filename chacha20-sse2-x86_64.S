@@ -29,12 +29,16 @@
 #ifdef CHACHA_SSSE3
 #define CHACHA_4BLOCK	chacha20_4block_xor_ssse3
 #define CHACHA_4BLOCK_PART chacha20_4block_xor_part_ssse3
+#define CHACHA_4BLOCK_STRIDES chacha20_4block_xor_strides_ssse3
+#define CHACHA_4BLOCK_BODY chacha20_4block_body_ssse3
 #define CHACHA_1BLOCK	chacha20_1block_xor_ssse3
 #define CHACHA_2BLOCK	chacha20_2block_xor_ssse3
 #define CHACHA_1BLOCK_PART chacha20_1block_xor_part_ssse3
 #else
 #define CHACHA_4BLOCK	chacha20_4block_xor_sse2
 #define CHACHA_4BLOCK_PART chacha20_4block_xor_part_sse2
+#define CHACHA_4BLOCK_STRIDES chacha20_4block_xor_strides_sse2
+#define CHACHA_4BLOCK_BODY chacha20_4block_body_sse2
 #define CHACHA_1BLOCK	chacha20_1block_xor_sse2
 #define CHACHA_2BLOCK	chacha20_2block_xor_sse2
 #define CHACHA_1BLOCK_PART chacha20_1block_xor_part_sse2
@@ -232,19 +236,43 @@ chacha_rot8:
  * XORs only the first @len bytes, reading and writing nothing past them,
  * from the key stream put in its frame, 16 bytes at a time, then byte by
  * byte, and wipes the frame.  The full entry is the partial one for 256
- * bytes, which XORs straight into dst.
+ * bytes, which XORs straight into dst.  Both only read the state.
+ *
+ * void fn_strides(u32 *state, u8 *dst, const u8 *src,
+ *		   unsigned int nrounds, unsigned int nstrides);
+ *
+ * runs @nstrides (at least 1) times 256 bytes in one call, as many full
+ * calls would, and leaves state[12] advanced by 4 times @nstrides: with
+ * the kernel's return thunks each return costs.
+ *
+ * All three go to the body, with the length in %r8d and in %r9d the
+ * strides to do: 0 for one call that only reads the state.
  */
 SYM_TYPED_FUNC_START(CHACHA_4BLOCK)
 	mov		$256, %r8d
-	jmp		CHACHA_4BLOCK_PART
+	xor		%r9d, %r9d
+	jmp		CHACHA_4BLOCK_BODY
 SYM_FUNC_END(CHACHA_4BLOCK)
 
 SYM_TYPED_FUNC_START(CHACHA_4BLOCK_PART)
+	xor		%r9d, %r9d
+	jmp		CHACHA_4BLOCK_BODY
+SYM_FUNC_END(CHACHA_4BLOCK_PART)
+
+SYM_TYPED_FUNC_START(CHACHA_4BLOCK_STRIDES)
+	mov		%r8d, %r9d
+	mov		$256, %r8d
+	jmp		CHACHA_4BLOCK_BODY
+SYM_FUNC_END(CHACHA_4BLOCK_STRIDES)
+
+SYM_FUNC_START_LOCAL(CHACHA_4BLOCK_BODY)
 	push		%rbp
 	mov		%rsp, %rbp
 	and		$-16, %rsp
 	sub		$(4 * 16 + 256), %rsp
+	mov		%ecx, %r10d
 
+.Lstride4:
 	SPLAT_ROW	0, X0, X1, X2, X3
 	SPLAT_ROW	1, X4, X5, X6, X7
 	/* the counter row word by word (see the top of the file) */
@@ -284,6 +312,18 @@ SYM_TYPED_FUNC_START(CHACHA_4BLOCK_PART)
 	cmp		$256, %r8d
 	jne		.Lpart4
 	FINISH4		ADD_XOR_STORE
+	/*
+	 * The next stride, if any: state[12] as wide as the loads of it
+	 * above, so they are forwarded from this store.
+	 */
+	test		%r9d, %r9d
+	jz		.Lwipe4
+	addl		$4, (12*4)(%rdi)
+	add		$256, %rsi
+	add		$256, %rdx
+	mov		%r10d, %ecx
+	dec		%r9d
+	jnz		.Lstride4
 	jmp		.Lwipe4
 
 .Lpart4:
@@ -327,7 +367,7 @@ SYM_TYPED_FUNC_START(CHACHA_4BLOCK_PART)
 	movdqa		X0, SLOT(3)
 	leave
 	RET
-SYM_FUNC_END(CHACHA_4BLOCK_PART)
+SYM_FUNC_END(CHACHA_4BLOCK_BODY)
 
 /*
  * One block in the row layout: X0..X3 hold rows a, b, c, d (words 0-3,

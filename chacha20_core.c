@@ -28,10 +28,16 @@
  */
 #define CORE(n, fn)							\
 	{ __builtin_choose_expr((n) <= CHACHA_BOUNCE_BLOCKS, n, (void)0),	\
-	  fn, NULL }
+	  fn, NULL, NULL }
 #define CORE_PART(n, fn, part)						\
 	{ __builtin_choose_expr((n) <= CHACHA_MAX_BLOCKS, n, (void)0),	\
-	  fn, part }
+	  fn, part, NULL }
+/* A core with part and strides entries: chacha20_<n>block_xor_*_<sfx>. */
+#define CORE_STRIDES(n, sfx)						\
+	{ __builtin_choose_expr((n) <= CHACHA_MAX_BLOCKS, n, (void)0),	\
+	  chacha20_##n##block_xor_##sfx,				\
+	  chacha20_##n##block_xor_part_##sfx,				\
+	  chacha20_##n##block_xor_strides_##sfx }
 #define IMPL(name, needs, prefer, ...)					\
 	{ name, (needs) + BUILD_BUG_ON_ZERO(				\
 		ARRAY_SIZE(((struct chacha_core[]){ __VA_ARGS__ })) >=	\
@@ -43,20 +49,17 @@
 const struct chacha_impl chacha_impls[] = {
 	{ "scalar", 0, 0, { { 0 } } },
 	IMPL("sse2", CHACHA_CPU_SSE2, 0,
-	     CORE_PART(4, chacha20_4block_xor_sse2,
-		       chacha20_4block_xor_part_sse2),
+	     CORE_STRIDES(4, sse2),
 	     CORE(2, chacha20_2block_xor_sse2),
 	     CORE_PART(1, chacha20_1block_xor_sse2,
 		       chacha20_1block_xor_part_sse2)),
 	IMPL("ssse3", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3, 0,
-	     CORE_PART(4, chacha20_4block_xor_ssse3,
-		       chacha20_4block_xor_part_ssse3),
+	     CORE_STRIDES(4, ssse3),
 	     CORE(2, chacha20_2block_xor_ssse3),
 	     CORE_PART(1, chacha20_1block_xor_ssse3,
 		       chacha20_1block_xor_part_ssse3)),
 	IMPL("avx2", CHACHA_CPU_SSE2 | CHACHA_CPU_SSSE3 | CHACHA_CPU_AVX2, 0,
-	     CORE_PART(8, chacha20_8block_xor_avx2,
-		       chacha20_8block_xor_part_avx2),
+	     CORE_STRIDES(8, avx2),
 	     CORE_PART(4, chacha20_4block_xor_avx2,
 		       chacha20_4block_xor_part_avx2),
 	     CORE_PART(2, chacha20_2block_xor_avx2,
@@ -72,12 +75,9 @@ const struct chacha_impl chacha_impls[] = {
 	 * AVX-512VL on ymm: two interleaved 8-block groups, 32 registers.
 	 */
 	IMPL("avx512vl", X86_AVX512, 0,
-	     CORE_PART(16, chacha20_16block_xor_avx512vl,
-		       chacha20_16block_xor_part_avx512vl),
-	     CORE_PART(12, chacha20_12block_xor_avx512vl,
-		       chacha20_12block_xor_part_avx512vl),
-	     CORE_PART(8, chacha20_8block_xor_avx512vl,
-		       chacha20_8block_xor_part_avx512vl),
+	     CORE_STRIDES(16, avx512vl),
+	     CORE_STRIDES(12, avx512vl),
+	     CORE_STRIDES(8, avx512vl),
 	     CORE_PART(4, chacha20_4block_xor_avx512vl,
 		       chacha20_4block_xor_part_avx512vl),
 	     CORE_PART(2, chacha20_2block_xor_avx512vl,
@@ -86,12 +86,9 @@ const struct chacha_impl chacha_impls[] = {
 		       chacha20_1block_xor_part_ssse3)),
 	/* 16 blocks in zmm; the default only where zmm pays (the glue). */
 	IMPL("avx512", X86_AVX512, CHACHA_CPU_PREFER_ZMM,
-	     CORE_PART(24, chacha20_24block_xor_avx512,
-		       chacha20_24block_xor_part_avx512),
-	     CORE_PART(16, chacha20_16block_xor_avx512,
-		       chacha20_16block_xor_part_avx512),
-	     CORE_PART(12, chacha20_12block_xor_avx512vl,
-		       chacha20_12block_xor_part_avx512vl),
+	     CORE_STRIDES(24, avx512),
+	     CORE_STRIDES(16, avx512),
+	     CORE_STRIDES(12, avx512vl),
 	     CORE_PART(8, chacha20_8block_xor_avx512vl,
 		       chacha20_8block_xor_part_avx512vl),
 	     CORE_PART(4, chacha20_4block_xor_avx512vl,
@@ -322,7 +319,8 @@ static __always_inline bool chacha_tail_at(const struct chacha_impl *impl,
 /*
  * Whole strides of @impl's core @k, if @k is @wide, the stride core (and
  * @impl has a core @k): then true, and what is left of *@len is shorter
- * than that core's stride.
+ * than that core's stride.  One call of its strides entry where it has
+ * one, else a call per stride.
  */
 static __always_inline bool chacha_strides_at(const struct chacha_impl *impl,
 					      unsigned int k, unsigned int wide,
@@ -335,6 +333,17 @@ static __always_inline bool chacha_strides_at(const struct chacha_impl *impl,
 
 	if (k != wide || !core->blocks)
 		return false;
+	if (core->strides) {
+		unsigned int n = *len / stride;
+
+		if (n) {
+			core->strides(state, *dst, *src, nrounds, n);
+			*dst += n * stride;
+			*src += n * stride;
+			*len -= n * stride;
+		}
+		return true;
+	}
 	while (*len >= stride) {
 		core->fn(state, *dst, *src, nrounds);
 		state[12] += core->blocks;

@@ -43,6 +43,15 @@ typedef void (*chacha_core_fn)(const u32 *state, u8 *dst, const u8 *src,
 typedef void (*chacha_part_fn)(const u32 *state, u8 *dst, const u8 *src,
 			       unsigned int nrounds, unsigned int len);
 
+/*
+ * Optional, for the stride core: @nstrides (> 0) calls of fn in one, over
+ * @nstrides * blocks * 64 bytes, advancing state[12] by blocks each (the
+ * only word it writes).  One call and one return for a section's strides:
+ * with the kernel's return thunks each return costs.
+ */
+typedef void (*chacha_strides_fn)(u32 *state, u8 *dst, const u8 *src,
+				  unsigned int nrounds, unsigned int nstrides);
+
 /* The widest stride a core may have. */
 #define CHACHA_MAX_BLOCKS	24
 
@@ -56,6 +65,7 @@ struct chacha_core {
 	unsigned int blocks;
 	chacha_core_fn fn;
 	chacha_part_fn part;	/* or NULL: tails go through a buffer */
+	chacha_strides_fn strides;	/* or NULL: strides loop in C */
 };
 
 /* CPU features an implementation needs; each environment maps them. */
@@ -108,10 +118,18 @@ asmlinkage void chacha20_4block_xor_part_sse2(const u32 *state, u8 *dst,
 					      const u8 *src,
 					      unsigned int nrounds,
 					      unsigned int len);
+asmlinkage void chacha20_4block_xor_strides_sse2(u32 *state, u8 *dst,
+						 const u8 *src,
+						 unsigned int nrounds,
+						 unsigned int nstrides);
 asmlinkage void chacha20_4block_xor_part_ssse3(const u32 *state, u8 *dst,
 					       const u8 *src,
 					       unsigned int nrounds,
 					       unsigned int len);
+asmlinkage void chacha20_4block_xor_strides_ssse3(u32 *state, u8 *dst,
+						  const u8 *src,
+						  unsigned int nrounds,
+						  unsigned int nstrides);
 asmlinkage void chacha20_1block_xor_sse2(const u32 *state, u8 *dst,
 					 const u8 *src, unsigned int nrounds);
 asmlinkage void chacha20_1block_xor_ssse3(const u32 *state, u8 *dst,
@@ -146,6 +164,10 @@ asmlinkage void chacha20_8block_xor_part_avx2(const u32 *state, u8 *dst,
 					      const u8 *src,
 					      unsigned int nrounds,
 					      unsigned int len);
+asmlinkage void chacha20_8block_xor_strides_avx2(u32 *state, u8 *dst,
+						 const u8 *src,
+						 unsigned int nrounds,
+						 unsigned int nstrides);
 asmlinkage void chacha20_24block_xor_avx512(const u32 *state, u8 *dst,
 					    const u8 *src,
 					    unsigned int nrounds);
@@ -153,6 +175,10 @@ asmlinkage void chacha20_24block_xor_part_avx512(const u32 *state, u8 *dst,
 						 const u8 *src,
 						 unsigned int nrounds,
 						 unsigned int len);
+asmlinkage void chacha20_24block_xor_strides_avx512(u32 *state, u8 *dst,
+						    const u8 *src,
+						    unsigned int nrounds,
+						    unsigned int nstrides);
 asmlinkage void chacha20_16block_xor_avx512(const u32 *state, u8 *dst,
 					    const u8 *src,
 					    unsigned int nrounds);
@@ -160,6 +186,10 @@ asmlinkage void chacha20_16block_xor_part_avx512(const u32 *state, u8 *dst,
 						 const u8 *src,
 						 unsigned int nrounds,
 						 unsigned int len);
+asmlinkage void chacha20_16block_xor_strides_avx512(u32 *state, u8 *dst,
+						    const u8 *src,
+						    unsigned int nrounds,
+						    unsigned int nstrides);
 asmlinkage void chacha20_16block_xor_avx512vl(const u32 *state, u8 *dst,
 					      const u8 *src,
 					      unsigned int nrounds);
@@ -167,6 +197,10 @@ asmlinkage void chacha20_16block_xor_part_avx512vl(const u32 *state, u8 *dst,
 						   const u8 *src,
 						   unsigned int nrounds,
 						   unsigned int len);
+asmlinkage void chacha20_16block_xor_strides_avx512vl(u32 *state, u8 *dst,
+						      const u8 *src,
+						      unsigned int nrounds,
+						      unsigned int nstrides);
 asmlinkage void chacha20_12block_xor_avx512vl(const u32 *state, u8 *dst,
 					      const u8 *src,
 					      unsigned int nrounds);
@@ -174,6 +208,10 @@ asmlinkage void chacha20_12block_xor_part_avx512vl(const u32 *state, u8 *dst,
 						   const u8 *src,
 						   unsigned int nrounds,
 						   unsigned int len);
+asmlinkage void chacha20_12block_xor_strides_avx512vl(u32 *state, u8 *dst,
+						      const u8 *src,
+						      unsigned int nrounds,
+						      unsigned int nstrides);
 asmlinkage void chacha20_8block_xor_avx512vl(const u32 *state, u8 *dst,
 					     const u8 *src,
 					     unsigned int nrounds);
@@ -181,6 +219,10 @@ asmlinkage void chacha20_8block_xor_part_avx512vl(const u32 *state, u8 *dst,
 						  const u8 *src,
 						  unsigned int nrounds,
 						  unsigned int len);
+asmlinkage void chacha20_8block_xor_strides_avx512vl(u32 *state, u8 *dst,
+						     const u8 *src,
+						     unsigned int nrounds,
+						     unsigned int nstrides);
 asmlinkage void chacha20_4block_xor_avx512vl(const u32 *state, u8 *dst,
 					     const u8 *src,
 					     unsigned int nrounds);

@@ -9,6 +9,7 @@
  * path, once for each core chacha_calibrate() may choose for whole
  * strides (chacha_set_stride()), every length
  * 1..stride through a core's part function (masked tail) if it has one,
+ * one to three strides through its strides function if it has one,
  * all 8 x 8 source and destination misalignments, in place and out of
  * place, counters 0xfffffff0..0xffffffff (wrapping with no carry into
  * state[13], so inside a 16-block stride too), 20 and 12 rounds.
@@ -175,6 +176,7 @@ static const char *const mutation_names[] = {
 
 static chacha_core_fn mutant_fn;
 static chacha_part_fn mutant_part_fn;
+static chacha_strides_fn mutant_strides_fn;
 static unsigned int mutant_blocks, mutant_calls;
 static enum mutation mutation;
 
@@ -210,6 +212,14 @@ static void mutant_part(const u32 *state, u8 *dst, const u8 *src,
 	mutant_part_fn(state, dst, src, nrounds, len);
 	if (len)
 		mutate_output(state, dst, len);
+}
+
+static void mutant_strides(u32 *state, u8 *dst, const u8 *src,
+			   unsigned int nrounds, unsigned int nstrides)
+{
+	mutant_strides_fn(state, dst, src, nrounds, nstrides);
+	mutate_output(state, dst,
+		      nstrides * mutant_blocks * CHACHA_BLOCK_BYTES);
 }
 
 static struct chacha_impl *find_impl(const char *name)
@@ -255,6 +265,10 @@ static struct chacha_impl *install_mutant(const char *spec)
 				mutant_part_fn = core->part;
 				core->part = mutant_part;
 			}
+			if (core->strides) {
+				mutant_strides_fn = core->strides;
+				core->strides = mutant_strides;
+			}
 			return impl;
 		}
 	}
@@ -272,6 +286,7 @@ struct target {
 	const struct chacha_impl *impl;
 	const struct chacha_core *core;	/* NULL: a whole-request path */
 	bool part;			/* core->part rather than core->fn */
+	bool strides;			/* core->strides, len whole strides */
 	bool request;			/* chacha_crypt_request() */
 	unsigned int scalar_max, scalar_tail;	/* chacha_scalar_*_bytes */
 };
@@ -289,7 +304,8 @@ static void target_name(char *buf, size_t size, const struct target *t)
 {
 	if (t->core)
 		snprintf(buf, size, "%s/%u-block%s", t->impl->name,
-			 t->core->blocks, t->part ? " part" : "");
+			 t->core->blocks,
+			 t->part ? " part" : t->strides ? " strides" : "");
 	else if (t->request)
 		snprintf(buf, size, "%s/request scalar_max=%u scalar_tail=%u",
 			 t->impl->name, t->scalar_max, t->scalar_tail);
@@ -399,6 +415,11 @@ static bool run_case(const struct target *t, const struct tcase *c)
 	memcpy(want_state, state, sizeof(state));
 	if (t->core && t->part) {
 		t->core->part(state, dst, src, c->nrounds, c->len);
+	} else if (t->core && t->strides) {
+		unsigned int n = c->len / (t->core->blocks * CHACHA_BLOCK_BYTES);
+
+		t->core->strides(state, dst, src, c->nrounds, n);
+		want_state[12] += n * t->core->blocks;
 	} else if (t->core) {
 		t->core->fn(state, dst, src, c->nrounds);
 	} else {
@@ -503,6 +524,30 @@ static void sweep_part(const struct target *t)
 			c.src_off = (c.len * 3 + v) % MAX_OFF;
 			c.dst_off = (c.len / 3 + 5 * v) % MAX_OFF;
 			c.ctr = pick_ctr(c.len * 3 + v);
+			run_case(t, &c);
+		}
+	}
+}
+
+/*
+ * A core's strides function: one to three whole strides (as MAX_LEN
+ * allows), every counter up to the wrap so that some strides cross it,
+ * 12 and 20 rounds, in place and out of place.
+ */
+static void sweep_strides(const struct target *t)
+{
+	struct tcase c = { .kind = "strides" };
+	unsigned int stride = t->core->blocks * CHACHA_BLOCK_BYTES;
+	unsigned int n, v;
+
+	for (n = 1; n <= 3 && n * stride <= MAX_LEN; n++) {
+		c.len = n * stride;
+		for (v = 0; v < 4 * NUM_CTRS; v++) {
+			c.nrounds = v & 1 ? 12 : 20;
+			c.in_place = v & 2;
+			c.src_off = (n + v) % MAX_OFF;
+			c.dst_off = (n * 3 + v / 4) % MAX_OFF;
+			c.ctr = pick_ctr(v / 4);
 			run_case(t, &c);
 		}
 	}
@@ -929,6 +974,12 @@ static void test_impl(const struct chacha_impl *impl)
 			sweep_matrix(&t, core->blocks * CHACHA_BLOCK_BYTES -
 					 CHACHA_BLOCK_BYTES / 2 - 3);
 			t.part = false;
+		}
+		if (core->strides) {
+			new_group();
+			t.strides = true;
+			sweep_strides(&t);
+			t.strides = false;
 		}
 	}
 

@@ -67,23 +67,23 @@ AEAD_SIZES="1420 4096"
 # repository's top directory, the kernel's in arch/<arch>/crypto of
 # linux-source-6.12.  The kernel's 1-block cores loop in chacha_permute;
 # its arm64 "4block" core runs a fifth block on the scalar ALUs, our
-# 6-block NEON core two.  Where a core's entry jumps to a _part_ entry
-# (the 4-block SSE2 and SSSE3, every AVX2 core), the loop is there.
+# 6-block NEON core two.  The loop is where a core's entries jump to: a
+# stride core's body (chacha20_<n>block_body_<sfx>), else the _part_ one.
 CORES="
 ours	x86	chacha20-sse2-x86_64.S		chacha20_1block_xor_sse2		1	2
 ours	x86	chacha20-sse2-x86_64.S		chacha20_2block_xor_sse2		2	2
-ours	x86	chacha20-sse2-x86_64.S		chacha20_4block_xor_part_sse2		4	2
+ours	x86	chacha20-sse2-x86_64.S		chacha20_4block_body_sse2		4	2
 ours	x86	chacha20-ssse3-x86_64.S		chacha20_1block_xor_ssse3		1	2
 ours	x86	chacha20-ssse3-x86_64.S		chacha20_2block_xor_ssse3		2	2
-ours	x86	chacha20-ssse3-x86_64.S		chacha20_4block_xor_part_ssse3		4	2
+ours	x86	chacha20-ssse3-x86_64.S		chacha20_4block_body_ssse3		4	2
 ours	x86	chacha20-avx2-x86_64.S		chacha20_2block_xor_part_avx2		2	2
 ours	x86	chacha20-avx2-x86_64.S		chacha20_4block_xor_part_avx2		4	2
-ours	x86	chacha20-avx2-x86_64.S		chacha20_8block_xor_part_avx2		8	2
-ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_8block_xor_part_avx512vl	8	2
-ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_12block_xor_part_avx512vl	12	2
-ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_16block_xor_part_avx512vl	16	2
-ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_16block_xor_part_avx512	16	2
-ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_24block_xor_part_avx512	24	2
+ours	x86	chacha20-avx2-x86_64.S		chacha20_8block_body_avx2		8	2
+ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_8block_body_avx512vl	8	2
+ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_12block_body_avx512vl	12	2
+ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_16block_body_avx512vl	16	2
+ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_16block_body_avx512	16	2
+ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_24block_body_avx512	24	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_4block_xor_part_avx512vl	4	2
 ours	x86-avx512	chacha20-avx512-x86_64.S	chacha20_2block_xor_part_avx512vl	2	2
 kernel	x86	chacha-ssse3-x86_64.S		chacha_permute				1	2
@@ -232,7 +232,9 @@ function hex(s,    i, v) {
 
 # loop ARCH OBJ FUNC [NTH]: print the round loop of FUNC as assembler
 # source: the instructions from the target of the widest backward branch
-# (with NTH, of the NTH backward branch in address order) to that branch,
+# with no other inside it (a stride core's loop over strides holds the
+# round loop; with NTH, of the NTH backward branch in address order) to
+# that branch,
 # which is made to jump to a label at the top (llvm-mca models the
 # instructions, not where branches go).
 loop() {
@@ -260,13 +262,26 @@ loop() {
 			    $1 != "jmp" &&
 			    $(NF - 1) ~ /^[0-9a-f]+$/ && $NF ~ /^</) {
 				t = hex($(NF - 1))
-				if (t < addr && ++back == nth ||
-				    !nth && t < addr && addr - t > best) {
-					best = addr - t; from = t; to = n
+				if (t < addr) {
+					back++
+					bt[back] = t; ba[back] = addr
+					bn[back] = n
 				}
 			}
 		}
 		END {
+			for (k = 1; k <= back; k++) {
+				inner = 0
+				for (j = 1; j <= back; j++)
+					if (j != k && bt[j] >= bt[k] &&
+					    ba[j] < ba[k])
+						inner = 1
+				if (k == nth || !nth && !inner &&
+				    ba[k] - bt[k] > best) {
+					best = ba[k] - bt[k]
+					from = bt[k]; to = bn[k]
+				}
+			}
 			if (!best)
 				exit 1
 			print "L0:"
