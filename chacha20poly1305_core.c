@@ -433,6 +433,7 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 					    unsigned int len, bool encrypt,
 					    bool in_section)
 {
+	const unsigned int stride = chachapoly_stride_bytes(r->ci);
 	bool mac_dst = encrypt || PLANTED(DECAUTH), lagged = false;
 	unsigned int done = 0, lag = 0, head = min(len, r->headlen);
 
@@ -448,7 +449,7 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 			       head);
 		r->headlen -= head;
 		lagged = mac_dst && in_section &&
-			 head == chachapoly_stride_bytes(r->ci) &&
+			 head == stride &&
 			 len - head >= head;
 		if (mac_dst && !lagged)
 			chachapoly_text(r, dst, head, in_section);
@@ -467,7 +468,7 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 	 * still to MAC, @lag bytes before @dst: with the rest, in one call.
 	 */
 	if (mac_dst && done && !PLANTED(STITCH))
-		lag = chachapoly_stride_bytes(r->ci);
+		lag = stride;
 	/* Whole strides: no core call and no Poly1305 call for nothing. */
 	if (!len && !lag)
 		return;
