@@ -393,6 +393,40 @@ static __always_inline void chachapoly_stride_plain(struct chachapoly_req *r,
 }
 
 /*
+ * The text after the strides, shorter than a stride, ChaCha20 alone in a
+ * SIMD section: where chachapoly_stitches() on x86-64, the narrowest part
+ * entry of the AVX2 implementation that covers it, called directly (a
+ * return fewer than through chacha_crypt_impl()).  A last block goes to
+ * the SSSE3 core, which chacha_crypt_impl() takes where it is faster than
+ * scalar C, and which is as fast elsewhere (chacha_calibrate()).
+ */
+static __always_inline void chachapoly_tail_plain(struct chachapoly_req *r,
+						  u8 *dst, const u8 *src,
+						  unsigned int len)
+{
+#ifdef __x86_64__
+	if (len <= 8 * CHACHA_BLOCK_BYTES &&
+	    chachapoly_stitches(r->ci, r->pi)) {
+		if (len > 4 * CHACHA_BLOCK_BYTES)
+			chacha20_8block_xor_part_avx2(r->state, dst, src, 20,
+						      len);
+		else if (len > 2 * CHACHA_BLOCK_BYTES)
+			chacha20_4block_xor_part_avx2(r->state, dst, src, 20,
+						      len);
+		else if (len > CHACHA_BLOCK_BYTES)
+			chacha20_2block_xor_part_avx2(r->state, dst, src, 20,
+						      len);
+		else
+			chacha20_1block_xor_part_ssse3(r->state, dst, src, 20,
+						       len);
+		r->state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
+		return;
+	}
+#endif
+	chacha_crypt_impl(r->ci, r->state, dst, src, len, 20);
+}
+
+/*
  * The whole strides of @len bytes, in a SIMD section, through a core that
  * stitches Poly1305 into the ChaCha20 rounds, where @r's pair has one:
  * AVX2 with mulx, NEON with mul/umulh.  Returns the bytes done, 0 for
@@ -475,7 +509,7 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 	if (!mac_dst)
 		chachapoly_text(r, src, len, in_section);
 	if (len && in_section)
-		chacha_crypt_impl(r->ci, r->state, dst, src, len, 20);
+		chachapoly_tail_plain(r, dst, src, len);
 	else if (len)
 		chacha_crypt_request(r->ci, r->state, dst, src, len, 20,
 				     false);
