@@ -393,37 +393,35 @@ static __always_inline void chachapoly_stride_plain(struct chachapoly_req *r,
 }
 
 /*
- * The text after the strides, shorter than a stride, ChaCha20 alone in a
- * SIMD section: where chachapoly_stitches() on x86-64, the narrowest part
- * entry of the AVX2 implementation that covers it, called directly (a
- * return fewer than through chacha_crypt_impl()).  A last block goes to
- * the SSSE3 core, which chacha_crypt_impl() takes where it is faster than
- * scalar C, and which is as fast elsewhere (chacha_calibrate()).
+ * ChaCha20 alone over @len (> 0) bytes in a SIMD section, as
+ * chacha_crypt_impl(): where chachapoly_stitches() on x86-64 and @len is
+ * at most a stride, by the narrowest part entry of the AVX2
+ * implementation that covers it, called directly (a return fewer).  A
+ * last block goes to the SSSE3 core, which chacha_crypt_impl() takes
+ * where it is faster than scalar C, and which is as fast elsewhere
+ * (chacha_calibrate()).
  */
-static __always_inline void chachapoly_tail_plain(struct chachapoly_req *r,
-						  u8 *dst, const u8 *src,
-						  unsigned int len)
+static __always_inline void chachapoly_chacha(const struct chacha_impl *ci,
+					      const struct poly1305_impl *pi,
+					      u32 *state, u8 *dst,
+					      const u8 *src, unsigned int len)
 {
 #ifdef __x86_64__
-	if (len <= 8 * CHACHA_BLOCK_BYTES &&
-	    chachapoly_stitches(r->ci, r->pi)) {
+	if (len <= 8 * CHACHA_BLOCK_BYTES && chachapoly_stitches(ci, pi)) {
 		if (len > 4 * CHACHA_BLOCK_BYTES)
-			chacha20_8block_xor_part_avx2(r->state, dst, src, 20,
-						      len);
+			chacha20_8block_xor_part_avx2(state, dst, src, 20, len);
 		else if (len > 2 * CHACHA_BLOCK_BYTES)
-			chacha20_4block_xor_part_avx2(r->state, dst, src, 20,
-						      len);
+			chacha20_4block_xor_part_avx2(state, dst, src, 20, len);
 		else if (len > CHACHA_BLOCK_BYTES)
-			chacha20_2block_xor_part_avx2(r->state, dst, src, 20,
-						      len);
+			chacha20_2block_xor_part_avx2(state, dst, src, 20, len);
 		else
-			chacha20_1block_xor_part_ssse3(r->state, dst, src, 20,
+			chacha20_1block_xor_part_ssse3(state, dst, src, 20,
 						       len);
-		r->state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
+		state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
 		return;
 	}
 #endif
-	chacha_crypt_impl(r->ci, r->state, dst, src, len, 20);
+	chacha_crypt_impl(ci, state, dst, src, len, 20);
 }
 
 /*
@@ -509,7 +507,7 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 	if (!mac_dst)
 		chachapoly_text(r, src, len, in_section);
 	if (len && in_section)
-		chachapoly_tail_plain(r, dst, src, len);
+		chachapoly_chacha(r->ci, r->pi, r->state, dst, src, len);
 	else if (len)
 		chacha_crypt_request(r->ci, r->state, dst, src, len, 20,
 				     false);
@@ -780,17 +778,22 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 	}
 	if (simd)
 		chacha_simd_begin(save);
-	if (encrypt) {
-		/*
-		 * Block 0 over where the AD goes, the text's key stream over
-		 * the text, in place in whole blocks: one call, no XOR pass.
-		 * The AD waits in @head, then covers what is left of block 0.
-		 */
+	/*
+	 * Encrypting, block 0 over where the AD goes, the text's key stream
+	 * over the text, in place in whole blocks: one call, no XOR pass.
+	 * The AD waits in @head, then covers what is left of block 0.
+	 * Decrypting, one call from @m to @out: block 0 over the AD's place,
+	 * the plaintext from block 1.  @m keeps the ciphertext for Poly1305,
+	 * and no XOR pass follows.
+	 */
+	if (encrypt)
 		memcpy(head, m, sizeof(head));
-		if (simd)
-			chacha_crypt_impl(ci, state, m, m, n, 20);
-		else
-			chacha_crypt_request(ci, state, m, m, n, 20, false);
+	if (simd)
+		chachapoly_chacha(ci, pi, state, encrypt ? m : out, m, n);
+	else
+		chacha_crypt_request(ci, state, encrypt ? m : out, m, n, 20,
+				     false);
+	if (encrypt) {
 		/*
 		 * Block 0 went over what @head keeps: XORing that out gives
 		 * the key, with no zeros stored first for the core to load.
@@ -801,15 +804,6 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 		memcpy(m, head, sizeof(head));
 		chachapoly_pad_lens(m, adlen, len, n - CHACHA_BLOCK_BYTES);
 	} else {
-		/*
-		 * One call from @m to @out: block 0 over the AD's place, the
-		 * plaintext from block 1.  @m keeps the ciphertext for
-		 * Poly1305, and no XOR pass follows.
-		 */
-		if (simd)
-			chacha_crypt_impl(ci, state, out, m, n, 20);
-		else
-			chacha_crypt_request(ci, state, out, m, n, 20, false);
 		chachapoly_xor_wipe(key0, m, out, sizeof(key0),
 				    CHACHA_BLOCK_BYTES);
 		oot_poly1305_init(&st, key0);
