@@ -420,6 +420,26 @@ static __always_inline void chachapoly_chacha(const struct chacha_impl *ci,
 		state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
 		return;
 	}
+	/* Both AVX-512 implementations, up to their 12-block core. */
+	if (len <= 12 * CHACHA_BLOCK_BYTES && (ci->needs & CHACHA_CPU_AVX512)) {
+		if (len > 8 * CHACHA_BLOCK_BYTES)
+			chacha20_12block_xor_part_avx512vl(state, dst, src, 20,
+							   len);
+		else if (len > 4 * CHACHA_BLOCK_BYTES)
+			chacha20_8block_xor_part_avx512vl(state, dst, src, 20,
+							  len);
+		else if (len > 2 * CHACHA_BLOCK_BYTES)
+			chacha20_4block_xor_part_avx512vl(state, dst, src, 20,
+							  len);
+		else if (len > CHACHA_BLOCK_BYTES)
+			chacha20_2block_xor_part_avx512vl(state, dst, src, 20,
+							  len);
+		else
+			chacha20_1block_xor_part_ssse3(state, dst, src, 20,
+						       len);
+		state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
+		return;
+	}
 #endif
 	chacha_crypt_impl(ci, state, dst, src, len, 20);
 }
