@@ -331,7 +331,7 @@ static int chachapoly_walk(struct aead_request *req, bool encrypt,
 		}
 		chachapoly_crypt(&r, walk.dst.virt.addr, walk.src.virt.addr,
 				 n, encrypt, simd, last);
-		tagged = last != NULL;
+		tagged = !!last;
 		err = skcipher_walk_done(&walk, walk.nbytes - n);
 	}
 
