@@ -394,12 +394,12 @@ static __always_inline void chachapoly_stride_plain(struct chachapoly_req *r,
 
 /*
  * ChaCha20 alone over @len (> 0) bytes in a SIMD section, as
- * chacha_crypt_impl(): where chachapoly_stitches() on x86-64 and @len is
- * at most a stride, by the narrowest part entry of the AVX2
- * implementation that covers it, called directly (a return fewer).  A
- * last block goes to the SSSE3 core, which chacha_crypt_impl() takes
- * where it is faster than scalar C, and which is as fast elsewhere
- * (chacha_calibrate()).
+ * chacha_crypt_impl() does it, a return fewer: on x86-64, up to a stride
+ * of the stitched AVX2 pair or up to 12 blocks of an AVX-512
+ * implementation, one direct call of the narrowest part entry that
+ * covers it.  A last block goes to the SSSE3 core.  chacha_crypt_impl()
+ * takes it where chacha_calibrate() measured it faster than scalar C; on
+ * a Zen 4, where it did not, the two cost about the same.
  */
 static __always_inline void chachapoly_chacha(const struct chacha_impl *ci,
 					      const struct poly1305_impl *pi,
