@@ -376,23 +376,6 @@ static void chachapoly_strides(struct chachapoly_req *r, u8 *dst,
 }
 
 /*
- * One stride of @stride bytes, ChaCha20 alone, where chachapoly_stitches():
- * on x86-64 the stitched pair's 8-block core, called directly.
- */
-static __always_inline void chachapoly_stride_plain(struct chachapoly_req *r,
-						    u8 *dst, const u8 *src,
-						    unsigned int stride)
-{
-#ifdef __x86_64__
-	(void)stride;	/* 8 blocks: chachapoly_stitches() */
-	chacha20_8block_xor_avx2(r->state, dst, src, 20);
-	r->state[12] += 8;
-#else
-	chacha_crypt_impl(r->ci, r->state, dst, src, stride, 20);
-#endif
-}
-
-/*
  * ChaCha20 alone over @len (> 0) bytes in a SIMD section, as
  * chacha_crypt_impl() does it, a return fewer: on x86-64, up to a stride
  * of the stitched AVX2 pair or up to 12 blocks of an AVX-512
@@ -467,7 +450,7 @@ static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
 	if (!n || !chachapoly_stitches(r->ci, r->pi))
 		return 0;
 	if (mac_dst && !lagged) {
-		chachapoly_stride_plain(r, dst, src, stride);
+		chachapoly_chacha(r->ci, r->pi, r->state, dst, src, stride);
 		i = stride;
 	}
 	if (i < n)
