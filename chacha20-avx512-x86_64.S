@@ -16,7 +16,8 @@
  * ends in, so a tail needs no bounce buffer.  All only read the state;
  * block j uses the counter state[12] + j, wrapping modulo 2^32 with no
  * carry into state[13].  The cores of 8 to 24 blocks also have a
- * "_strides" entry, many strides in one call (see STRIDE_ENTRIES).
+ * "_strides" entry, many strides in one call, and a "_key" entry, the
+ * AEAD's block 0 and its text in one call (see STRIDE_ENTRIES).
  *
  * Vertical layout: register i holds state word i of every block, one block
  * per 32-bit lane, so a quarter-round works on all blocks at once.  With 32
@@ -80,6 +81,8 @@ chacha20_avx512_ctrrows:
 #define LEN	%r8d
 #define STRIDES	%r9d
 #define NROUNDS	%r10d
+/* Where block 0's key stream goes, from the _key entries; else 0. */
+#define KEYP	%r11
 
 /* The entry point without a length: the _part one, for a whole stride. */
 #define FULL_ENTRY(n, sfx)					\
@@ -103,22 +106,45 @@ chacha20_avx512_ctrrows:
  * moving on by a stride each time, and leaves state[12] advanced by n
  * times @nstrides.  With the kernel's return thunks each return costs, so
  * a request's strides are one call.
+ *
+ * void chacha20_<n>block_xor_key_<sfx>(const u32 *state, u8 *dst,
+ *					const u8 *src,
+ *					unsigned int nrounds,
+ *					unsigned int len, u8 *key);
+ *
+ * stores block 0's 64 bytes of key stream at @key, XORed with nothing,
+ * and XORs the @len (<= (n - 1) * 64) bytes from @src into @dst with
+ * blocks 1 and on, as the _part entry does: the AEAD's block 0 and its
+ * text in one call.  It moves DST and SRC back by a block and LEN on by
+ * one; KEYP tells XOR_PIECE to store the pieces of block 0 at @key.
+ * Only reads the state.
  */
 #define STRIDE_ENTRIES(n, sfx)					\
 	SYM_TYPED_FUNC_START(chacha20_##n##block_xor_##sfx);	\
 	mov	$(n * 64), LEN;					\
 	xor	STRIDES, STRIDES;				\
+	xor	%r11d, %r11d;					\
 	jmp	chacha20_##n##block_body_##sfx;			\
 	SYM_FUNC_END(chacha20_##n##block_xor_##sfx);		\
 	SYM_TYPED_FUNC_START(chacha20_##n##block_xor_part_##sfx);	\
 	xor	STRIDES, STRIDES;				\
+	xor	%r11d, %r11d;					\
 	jmp	chacha20_##n##block_body_##sfx;			\
 	SYM_FUNC_END(chacha20_##n##block_xor_part_##sfx);	\
 	SYM_TYPED_FUNC_START(chacha20_##n##block_xor_strides_##sfx);	\
 	mov	LEN, STRIDES;					\
 	mov	$(n * 64), LEN;					\
+	xor	%r11d, %r11d;					\
 	jmp	chacha20_##n##block_body_##sfx;			\
-	SYM_FUNC_END(chacha20_##n##block_xor_strides_##sfx)
+	SYM_FUNC_END(chacha20_##n##block_xor_strides_##sfx);	\
+	SYM_TYPED_FUNC_START(chacha20_##n##block_xor_key_##sfx);	\
+	mov	%r9, KEYP;					\
+	add	$64, LEN;					\
+	sub	$64, DST;					\
+	sub	$64, SRC;					\
+	xor	STRIDES, STRIDES;				\
+	jmp	chacha20_##n##block_body_##sfx;			\
+	SYM_FUNC_END(chacha20_##n##block_xor_key_##sfx)
 
 /* Word i of the first (A) and the second (B) group of eight blocks. */
 #define A0	%ymm0
@@ -303,9 +329,17 @@ chacha20_avx512_ctrrows:
  * offset @off: all of it if the data goes on past the piece, its first
  * LEN - @off bytes through a byte mask if the data ends inside it, nothing
  * if the data ends before.  @v and @t are clobbered, and %rax, %ecx, %k1.
- * The masked load never faults on the bytes it leaves out.
+ * The masked load never faults on the bytes it leaves out.  A piece of
+ * block 0 goes to KEYP + @off instead where KEYP is not 0 (a _key entry).
  */
 .macro XOR_PIECE v, off, width, t
+.if (\off) < 64
+	test		KEYP, KEYP
+	jz		.Lxor\@
+	vmovdqu32	\v, \off(KEYP)
+	jmp		.Ldone\@
+.Lxor\@:
+.endif
 	cmp		$(\off + \width), LEN
 	jb		.Lpart\@
 	vpxord		\off(SRC), \v, \v
@@ -736,6 +770,7 @@ SYM_FUNC_END(chacha20_8block_body_avx512vl)
 FULL_ENTRY(4, avx512vl)
 
 SYM_TYPED_FUNC_START(chacha20_4block_xor_part_avx512vl)
+	xor		%r11d, %r11d		/* KEYP: no _key entry */
 	ROWS_CORE	R0, R1, R2, R3, R4, R5, R6, R7
 	vzeroupper
 	RET
@@ -744,6 +779,7 @@ SYM_FUNC_END(chacha20_4block_xor_part_avx512vl)
 FULL_ENTRY(2, avx512vl)
 
 SYM_TYPED_FUNC_START(chacha20_2block_xor_part_avx512vl)
+	xor		%r11d, %r11d		/* KEYP: no _key entry */
 	ROWS_CORE	R0, R1, R2, R3
 	vzeroupper
 	RET

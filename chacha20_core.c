@@ -28,16 +28,23 @@
  */
 #define CORE(n, fn)							\
 	{ __builtin_choose_expr((n) <= CHACHA_BOUNCE_BLOCKS, n, (void)0),	\
-	  fn, NULL, NULL }
+	  fn, NULL, NULL, NULL }
 #define CORE_PART(n, fn, part)						\
 	{ __builtin_choose_expr((n) <= CHACHA_MAX_BLOCKS, n, (void)0),	\
-	  fn, part, NULL }
+	  fn, part, NULL, NULL }
 /* A core with part and strides entries: chacha20_<n>block_xor_*_<sfx>. */
 #define CORE_STRIDES(n, sfx)						\
 	{ __builtin_choose_expr((n) <= CHACHA_MAX_BLOCKS, n, (void)0),	\
 	  chacha20_##n##block_xor_##sfx,				\
 	  chacha20_##n##block_xor_part_##sfx,				\
-	  chacha20_##n##block_xor_strides_##sfx }
+	  chacha20_##n##block_xor_strides_##sfx, NULL }
+/* A core with part, strides and key entries (AVX-512). */
+#define CORE_KEYED(n, sfx)						\
+	{ __builtin_choose_expr((n) <= CHACHA_MAX_BLOCKS, n, (void)0),	\
+	  chacha20_##n##block_xor_##sfx,				\
+	  chacha20_##n##block_xor_part_##sfx,				\
+	  chacha20_##n##block_xor_strides_##sfx,			\
+	  chacha20_##n##block_xor_key_##sfx }
 #define IMPL(name, needs, prefer, ...)					\
 	{ name, (needs) + BUILD_BUG_ON_ZERO(				\
 		ARRAY_SIZE(((struct chacha_core[]){ __VA_ARGS__ })) >=	\
@@ -75,9 +82,9 @@ const struct chacha_impl chacha_impls[] = {
 	 * AVX-512VL on ymm: two interleaved 8-block groups, 32 registers.
 	 */
 	IMPL("avx512vl", X86_AVX512, 0,
-	     CORE_STRIDES(16, avx512vl),
-	     CORE_STRIDES(12, avx512vl),
-	     CORE_STRIDES(8, avx512vl),
+	     CORE_KEYED(16, avx512vl),
+	     CORE_KEYED(12, avx512vl),
+	     CORE_KEYED(8, avx512vl),
 	     CORE_PART(4, chacha20_4block_xor_avx512vl,
 		       chacha20_4block_xor_part_avx512vl),
 	     CORE_PART(2, chacha20_2block_xor_avx512vl,
@@ -86,9 +93,9 @@ const struct chacha_impl chacha_impls[] = {
 		       chacha20_1block_xor_part_ssse3)),
 	/* 16 blocks in zmm; the default only where zmm pays (the glue). */
 	IMPL("avx512", X86_AVX512, CHACHA_CPU_PREFER_ZMM,
-	     CORE_STRIDES(24, avx512),
-	     CORE_STRIDES(16, avx512),
-	     CORE_STRIDES(12, avx512vl),
+	     CORE_KEYED(24, avx512),
+	     CORE_KEYED(16, avx512),
+	     CORE_KEYED(12, avx512vl),
 	     CORE_PART(8, chacha20_8block_xor_avx512vl,
 		       chacha20_8block_xor_part_avx512vl),
 	     CORE_PART(4, chacha20_4block_xor_avx512vl,

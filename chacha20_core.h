@@ -52,6 +52,15 @@ typedef void (*chacha_part_fn)(const u32 *state, u8 *dst, const u8 *src,
 typedef void (*chacha_strides_fn)(u32 *state, u8 *dst, const u8 *src,
 				  unsigned int nrounds, unsigned int nstrides);
 
+/*
+ * Optional, for the AEAD: block 0's 64 bytes of key stream into @key, with
+ * nothing XORed, and the @len (<= (blocks - 1) * 64) bytes of @src XORed
+ * with blocks 1 and on into @dst, as the part function does: block i
+ * uses the counter state[12] + i.  Reads @state and never writes it.
+ */
+typedef void (*chacha_key_fn)(const u32 *state, u8 *dst, const u8 *src,
+			      unsigned int nrounds, unsigned int len, u8 *key);
+
 /* The widest stride a core may have. */
 #define CHACHA_MAX_BLOCKS	24
 
@@ -66,6 +75,7 @@ struct chacha_core {
 	chacha_core_fn fn;
 	chacha_part_fn part;	/* or NULL: tails go through a buffer */
 	chacha_strides_fn strides;	/* or NULL: strides loop in C */
+	chacha_key_fn key;	/* or NULL */
 };
 
 /* CPU features an implementation needs; each environment maps them. */
@@ -179,6 +189,10 @@ asmlinkage void chacha20_24block_xor_strides_avx512(u32 *state, u8 *dst,
 						    const u8 *src,
 						    unsigned int nrounds,
 						    unsigned int nstrides);
+asmlinkage void chacha20_24block_xor_key_avx512(const u32 *state, u8 *dst,
+						const u8 *src,
+						unsigned int nrounds,
+						unsigned int len, u8 *key);
 asmlinkage void chacha20_16block_xor_avx512(const u32 *state, u8 *dst,
 					    const u8 *src,
 					    unsigned int nrounds);
@@ -190,6 +204,10 @@ asmlinkage void chacha20_16block_xor_strides_avx512(u32 *state, u8 *dst,
 						    const u8 *src,
 						    unsigned int nrounds,
 						    unsigned int nstrides);
+asmlinkage void chacha20_16block_xor_key_avx512(const u32 *state, u8 *dst,
+						const u8 *src,
+						unsigned int nrounds,
+						unsigned int len, u8 *key);
 asmlinkage void chacha20_16block_xor_avx512vl(const u32 *state, u8 *dst,
 					      const u8 *src,
 					      unsigned int nrounds);
@@ -201,6 +219,10 @@ asmlinkage void chacha20_16block_xor_strides_avx512vl(u32 *state, u8 *dst,
 						      const u8 *src,
 						      unsigned int nrounds,
 						      unsigned int nstrides);
+asmlinkage void chacha20_16block_xor_key_avx512vl(const u32 *state, u8 *dst,
+						  const u8 *src,
+						  unsigned int nrounds,
+						  unsigned int len, u8 *key);
 asmlinkage void chacha20_12block_xor_avx512vl(const u32 *state, u8 *dst,
 					      const u8 *src,
 					      unsigned int nrounds);
@@ -212,6 +234,10 @@ asmlinkage void chacha20_12block_xor_strides_avx512vl(u32 *state, u8 *dst,
 						      const u8 *src,
 						      unsigned int nrounds,
 						      unsigned int nstrides);
+asmlinkage void chacha20_12block_xor_key_avx512vl(const u32 *state, u8 *dst,
+						  const u8 *src,
+						  unsigned int nrounds,
+						  unsigned int len, u8 *key);
 asmlinkage void chacha20_8block_xor_avx512vl(const u32 *state, u8 *dst,
 					     const u8 *src,
 					     unsigned int nrounds);
@@ -223,6 +249,10 @@ asmlinkage void chacha20_8block_xor_strides_avx512vl(u32 *state, u8 *dst,
 						     const u8 *src,
 						     unsigned int nrounds,
 						     unsigned int nstrides);
+asmlinkage void chacha20_8block_xor_key_avx512vl(const u32 *state, u8 *dst,
+						 const u8 *src,
+						 unsigned int nrounds,
+						 unsigned int len, u8 *key);
 asmlinkage void chacha20_4block_xor_avx512vl(const u32 *state, u8 *dst,
 					     const u8 *src,
 					     unsigned int nrounds);

@@ -177,6 +177,7 @@ static const char *const mutation_names[] = {
 static chacha_core_fn mutant_fn;
 static chacha_part_fn mutant_part_fn;
 static chacha_strides_fn mutant_strides_fn;
+static chacha_key_fn mutant_key_fn;
 static unsigned int mutant_blocks, mutant_calls;
 static enum mutation mutation;
 
@@ -220,6 +221,17 @@ static void mutant_strides(u32 *state, u8 *dst, const u8 *src,
 	mutant_strides_fn(state, dst, src, nrounds, nstrides);
 	mutate_output(state, dst,
 		      nstrides * mutant_blocks * CHACHA_BLOCK_BYTES);
+}
+
+static void mutant_key(const u32 *state, u8 *dst, const u8 *src,
+		       unsigned int nrounds, unsigned int len, u8 *key)
+{
+	mutant_key_fn(state, dst, src, nrounds, len, key);
+	/* With no text, the key stream takes the flip. */
+	if (len)
+		mutate_output(state, dst, len);
+	else
+		mutate_output(state, key, CHACHA_BLOCK_BYTES);
 }
 
 static struct chacha_impl *find_impl(const char *name)
@@ -269,6 +281,10 @@ static struct chacha_impl *install_mutant(const char *spec)
 				mutant_strides_fn = core->strides;
 				core->strides = mutant_strides;
 			}
+			if (core->key) {
+				mutant_key_fn = core->key;
+				core->key = mutant_key;
+			}
 			return impl;
 		}
 	}
@@ -287,6 +303,7 @@ struct target {
 	const struct chacha_core *core;	/* NULL: a whole-request path */
 	bool part;			/* core->part rather than core->fn */
 	bool strides;			/* core->strides, len whole strides */
+	bool key;			/* core->key: block 0, then the text */
 	bool request;			/* chacha_crypt_request() */
 	unsigned int scalar_max, scalar_tail;	/* chacha_scalar_*_bytes */
 };
@@ -305,7 +322,8 @@ static void target_name(char *buf, size_t size, const struct target *t)
 	if (t->core)
 		snprintf(buf, size, "%s/%u-block%s", t->impl->name,
 			 t->core->blocks,
-			 t->part ? " part" : t->strides ? " strides" : "");
+			 t->part ? " part" : t->strides ? " strides" :
+			 t->key ? " key" : "");
 	else if (t->request)
 		snprintf(buf, size, "%s/request scalar_max=%u scalar_tail=%u",
 			 t->impl->name, t->scalar_max, t->scalar_tail);
@@ -383,6 +401,40 @@ static long guard_damage(const u8 *buf, size_t start, size_t len)
 	return -1;
 }
 
+/*
+ * @t's key entry over @c: block 0's key stream, which must equal the
+ * reference's at @c->ctr, lands in a buffer with guard bytes after it.
+ */
+static bool check_key_block(const struct target *t, const struct tcase *c,
+			    u32 *state, u8 *dst, const u8 *src,
+			    const u8 *key, const u8 *iv)
+{
+	static const u8 zeros[CHACHA_BLOCK_BYTES];
+	u8 ks[CHACHA_BLOCK_BYTES + 16], want[CHACHA_BLOCK_BYTES];
+	char name[256];
+	unsigned int i;
+	long d;
+
+	memset(ks, 0xa5, sizeof(ks));
+	t->core->key(state, dst, src, c->nrounds, c->len, ks);
+	ref_chacha_xor(key, c->ctr, iv + 4, c->nrounds, zeros, want,
+		       sizeof(want));
+	case_name(name, sizeof(name), t, c);
+	d = first_diff(ks, want, sizeof(want));
+	if (d >= 0) {
+		report("%s: key stream byte %ld is %02x, want %02x", name, d,
+		       ks[d], want[d]);
+		return false;
+	}
+	for (i = CHACHA_BLOCK_BYTES; i < sizeof(ks); i++) {
+		if (ks[i] != 0xa5) {
+			report("%s: written past the key stream", name);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool run_case(const struct target *t, const struct tcase *c)
 {
 	u8 key[CHACHA_KEY_BYTES], iv[CHACHA_IV_BYTES];
@@ -399,7 +451,9 @@ static bool run_case(const struct target *t, const struct tcase *c)
 	rng_fill(iv + 4, sizeof(iv) - 4);
 	put_le32(iv, c->ctr);
 	rng_fill(plain, c->len);
-	ref_chacha_xor(key, c->ctr, iv + 4, c->nrounds, plain, expect, c->len);
+	/* With block 0 apart, the text starts at the next counter. */
+	ref_chacha_xor(key, c->ctr + t->key, iv + 4, c->nrounds, plain,
+		       expect, c->len);
 
 	fill_canary(dst_buf);
 	if (c->in_place) {
@@ -415,6 +469,9 @@ static bool run_case(const struct target *t, const struct tcase *c)
 	memcpy(want_state, state, sizeof(state));
 	if (t->core && t->part) {
 		t->core->part(state, dst, src, c->nrounds, c->len);
+	} else if (t->core && t->key) {
+		if (!check_key_block(t, c, state, dst, src, key, iv))
+			ok = false;
 	} else if (t->core && t->strides) {
 		unsigned int n = c->len / (t->core->blocks * CHACHA_BLOCK_BYTES);
 
@@ -548,6 +605,28 @@ static void sweep_strides(const struct target *t)
 			c.src_off = (n + v) % MAX_OFF;
 			c.dst_off = (n * 3 + v / 4) % MAX_OFF;
 			c.ctr = pick_ctr(v / 4);
+			run_case(t, &c);
+		}
+	}
+}
+
+/*
+ * A core's key entry: every text length 0..(blocks - 1) * 64, 12 and 20
+ * rounds, in place and out of place, counters up to the wrap.
+ */
+static void sweep_key(const struct target *t)
+{
+	struct tcase c = { .kind = "every-length" };
+	unsigned int max = (t->core->blocks - 1) * CHACHA_BLOCK_BYTES;
+	unsigned int v;
+
+	for (c.len = 0; c.len <= max; c.len++) {
+		for (v = 0; v < 2; v++) {
+			c.nrounds = (c.len + v) & 1 ? 12 : 20;
+			c.in_place = v;
+			c.src_off = (c.len * 5 + v) % MAX_OFF;
+			c.dst_off = (c.len / 5 + 3 * v) % MAX_OFF;
+			c.ctr = pick_ctr(c.len + 7 * v);
 			run_case(t, &c);
 		}
 	}
@@ -980,6 +1059,12 @@ static void test_impl(const struct chacha_impl *impl)
 			t.strides = true;
 			sweep_strides(&t);
 			t.strides = false;
+		}
+		if (core->key) {
+			new_group();
+			t.key = true;
+			sweep_key(&t);
+			t.key = false;
 		}
 	}
 
