@@ -30,6 +30,7 @@
 #define CHACHAPOLY_FAULT_HEAD	9	/* encrypting, the head left unMACed */
 #define CHACHAPOLY_FAULT_ONESHOT 10	/* oneshot, the lengths' block unMACed */
 #define CHACHAPOLY_FAULT_ONECALL 11	/* in one call, the lengths' block unMACed */
+#define CHACHAPOLY_FAULT_KEYTEXT 12	/* block 0 with the text, the counter a block short */
 
 #ifdef CHACHAPOLY_PLANT_FAULT
 #ifdef __KERNEL__
@@ -238,6 +239,24 @@ static __always_inline void chachapoly_key_block(u32 *state, u8 *key)
 }
 
 /*
+ * @r->ks holds block 0's key stream: the one-time Poly1305 key from its
+ * first 32 bytes, then zeros over it.
+ */
+static __always_inline void chachapoly_keyed(struct chachapoly_req *r)
+{
+	r->keyed = true;
+#ifdef CHACHAPOLY_LIB_POLY1305
+	if (r->pi->lib)
+		poly1305_init(&r->lib, r->ks);
+	else
+#endif
+		oot_poly1305_init(&r->poly, r->ks);
+	memzero_explicit(r->ks, CHACHA_BLOCK_BYTES);
+	if (PLANTED(COUNTER))
+		r->state[12] = 0;
+}
+
+/*
  * Block 0, once per request, when the AD spills, the text starts or the
  * tag is due: the one-time Poly1305 key, its first 32 bytes; with a head,
  * then the head's key stream, which the text's first bytes take, from
@@ -253,22 +272,90 @@ static __always_inline void chachapoly_key(struct chachapoly_req *r,
 	if (r->keyed)
 		return;
 	head = chachapoly_head_bytes(ci, r->pi, simd_usable);
-	r->keyed = true;
 	r->headlen = head;
 	if (head)
 		chacha_crypt_request(ci, r->state, r->ks, chachapoly_zeros,
 				     CHACHA_BLOCK_BYTES + head, 20, simd_usable);
 	else
 		chachapoly_key_block(r->state, r->ks);
-#ifdef CHACHAPOLY_LIB_POLY1305
-	if (r->pi->lib)
-		poly1305_init(&r->lib, r->ks);
-	else
+	chachapoly_keyed(r);
+}
+
+/*
+ * Whether chachapoly_crypt() leaves block 0 to its SIMD section, where
+ * chachapoly_key_text() computes it in the call that enciphers the text's
+ * first bytes: an AVX-512 implementation with its own Poly1305, not keyed
+ * yet, and text that may be written before Poly1305 reads it: encrypting,
+ * or deciphering into a buffer the ciphertext does not overlap.  In
+ * place, Poly1305 must read the ciphertext before it is deciphered, and
+ * so needs block 0 first.
+ */
+static __always_inline bool chachapoly_key_late(const struct chachapoly_req *r,
+						const u8 *dst, const u8 *src,
+						unsigned int len, bool encrypt)
+{
+#ifdef __x86_64__
+	if (r->keyed || r->pi->lib || !(r->ci->needs & CHACHA_CPU_AVX512))
+		return false;
+	return encrypt || (uintptr_t)dst + len <= (uintptr_t)src ||
+	       (uintptr_t)src + len <= (uintptr_t)dst;
+#else
+	(void)r;	/* no key entries here */
+	(void)dst;
+	(void)src;
+	(void)len;
+	(void)encrypt;
+	return false;
 #endif
-		oot_poly1305_init(&r->poly, r->ks);
-	memzero_explicit(r->ks, CHACHA_BLOCK_BYTES);
-	if (PLANTED(COUNTER))
-		r->state[12] = 0;
+}
+
+/*
+ * In a SIMD section, block 0's key stream into @r->ks and the text's
+ * first bytes, up to @len (> 0), in one call of an AVX-512 core's key
+ * entry: the narrowest that holds both, else the widest.  A wide core
+ * costs about the same with a block more, and block 0 alone costs a
+ * scalar block's rounds.  Returns the text's bytes done; the counter
+ * moves on past them.  Without such cores, block 0 alone, and 0.
+ */
+static __always_inline unsigned int chachapoly_key_text(struct chachapoly_req *r,
+							u8 *dst, const u8 *src,
+							unsigned int len)
+{
+#ifdef __x86_64__
+	unsigned int blocks = 1 + DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
+	u32 *state = r->state;
+	u8 *ks = r->ks;
+
+	if (r->ci->needs & CHACHA_CPU_AVX512) {
+		if (blocks <= 8) {
+			chacha20_8block_xor_key_avx512vl(state, dst, src, 20,
+							 len, ks);
+		} else if (blocks <= 12) {
+			chacha20_12block_xor_key_avx512vl(state, dst, src, 20,
+							  len, ks);
+		} else if (!(r->ci->prefer & CHACHA_CPU_PREFER_ZMM)) {
+			len = min_t(unsigned int, len, 15 * CHACHA_BLOCK_BYTES);
+			chacha20_16block_xor_key_avx512vl(state, dst, src, 20,
+							  len, ks);
+		} else if (blocks <= 16) {
+			chacha20_16block_xor_key_avx512(state, dst, src, 20,
+							len, ks);
+		} else {
+			len = min_t(unsigned int, len, 23 * CHACHA_BLOCK_BYTES);
+			chacha20_24block_xor_key_avx512(state, dst, src, 20,
+							len, ks);
+		}
+		state[12] += 1 - PLANTED(KEYTEXT) +
+			      DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
+		return len;
+	}
+#else
+	(void)dst;	/* no key entries here */
+	(void)src;
+	(void)len;
+#endif
+	chachapoly_key_block(r->state, r->ks);
+	return 0;
 }
 
 /* Zeros after the @len bytes at @base, up to a multiple of POLY_BLOCK. */
@@ -472,7 +559,7 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 {
 	const unsigned int stride = chachapoly_stride_bytes(r->ci);
 	bool mac_dst = encrypt || PLANTED(DECAUTH), lagged = false;
-	unsigned int done = 0, lag = 0, head = min(len, r->headlen);
+	unsigned int done = 0, lag = 0, head = min(len, r->headlen), keyed = 0;
 
 	if (head) {
 		/*
@@ -509,13 +596,24 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 	/* Whole strides: no core call and no Poly1305 call for nothing. */
 	if (!len && !lag)
 		return;
+	/*
+	 * Not keyed yet (chachapoly_key_late()): block 0 with the text's
+	 * first bytes, then the AD's last part block, before any text.
+	 * Without SIMD, chachapoly_crypt() has keyed @r already.
+	 */
+	if (in_section && !r->keyed) {
+		keyed = chachapoly_key_text(r, dst, src, len);
+		chachapoly_keyed(r);
+		chachapoly_ad_end(r);
+	}
 	if (!mac_dst)
 		chachapoly_text(r, src, len, in_section);
-	if (len && in_section)
-		chachapoly_chacha(r->ci, r->pi, r->state, dst, src, len);
-	else if (len)
-		chacha_crypt_request(r->ci, r->state, dst, src, len, 20,
-				     false);
+	if (len > keyed && in_section)
+		chachapoly_chacha(r->ci, r->pi, r->state, dst + keyed,
+				  src + keyed, len - keyed);
+	else if (len > keyed)
+		chacha_crypt_request(r->ci, r->state, dst + keyed, src + keyed,
+				     len - keyed, 20, false);
 	if (mac_dst)
 		chachapoly_text(r, dst - lag, len + lag, in_section);
 }
@@ -598,13 +696,17 @@ void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
 		      unsigned int len, bool encrypt, bool simd_usable,
 		      u8 *tag)
 {
-	chachapoly_key(r, simd_usable);
-	chachapoly_ad_end(r);
+	bool simd = !r->pi->lib && chacha_request_simd(r->ci, len, simd_usable);
+
+	if (!simd || !chachapoly_key_late(r, dst, src, len, encrypt)) {
+		chachapoly_key(r, simd_usable);
+		chachapoly_ad_end(r);
+	}
 	r->textlen += len;
 
 	if (r->pi->lib) {
 		chachapoly_two_pass(r, dst, src, len, encrypt, simd_usable);
-	} else if (!chacha_request_simd(r->ci, len, simd_usable)) {
+	} else if (!simd) {
 		chachapoly_step_nosimd(r, dst, src, len, encrypt);
 	} else {
 		while (len) {

@@ -454,6 +454,12 @@ void test_aead(void)
 			break;
 	if (i == n)
 		printf("SKIPPED aead onecall: no pair here makes a request in one call\n");
+	/* And its keytext fault: an AVX-512 pair computes block 0 late. */
+	for (i = 0; i < n; i++)
+		if ((pairs[i].ci->needs & CHACHA_CPU_AVX512) && !pairs[i].pi->lib)
+			break;
+	if (i == n)
+		printf("SKIPPED aead keytext: no pair here has the key entries\n");
 #endif
 	before = harness_failed();
 	new_group();
