@@ -375,6 +375,41 @@ chacha20_avx2_ctr23:
 .endm
 
 /*
+ * After FINISH8 KS_STORE: XOR @len (1 to 512) bytes from SRC with the
+ * frame's key stream into DST, 32 at a time, then one at a time, and
+ * zeros over the key stream.  @i (@i32) and @t (@t32, @t8) are scratch.
+ */
+.macro XOR_KS len, i, i32, t, t32, t8
+	xor		\i32, \i32
+.Lxor32\@:
+	lea		32(\i), \t32
+	cmp		\len, \t32
+	ja		.Lxor1\@
+	vmovdqu		(SRC, \i), %ymm0
+	vpxor		KS(\i), %ymm0, %ymm0
+	vmovdqu		%ymm0, (DST, \i)
+	mov		\t32, \i32
+	jmp		.Lxor32\@
+.Lxor1\@:
+	cmp		\len, \i32
+	jae		.Lwipe_ks\@
+	movzbl		(SRC, \i), \t32
+	xorb		KS(\i), \t8
+	mov		\t8, (DST, \i)
+	inc		\i32
+	jmp		.Lxor1\@
+.Lwipe_ks\@:
+	vpxor		%ymm0, %ymm0, %ymm0
+	xor		\t32, \t32
+	xor		\i32, \i32
+.Lwipe_loop\@:
+	vmovdqa		%ymm0, KS(\i)
+	add		$32, \i32
+	cmp		$512, \i32
+	jb		.Lwipe_loop\@
+.endm
+
+/*
  * void chacha20_8block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
  *				 unsigned int nrounds);
  * void chacha20_8block_xor_part_avx2(const u32 *state, u8 *dst,
@@ -449,34 +484,7 @@ SYM_FUNC_START_LOCAL(chacha20_8block_body_avx2)
 
 .Lpart8:
 	FINISH8		KS_STORE
-	/* XOR LEN bytes: 32 at a time, then one at a time. */
-	xor		%eax, %eax
-.Lxor32:
-	lea		32(%rax), %r9d
-	cmp		LEN, %r9d
-	ja		.Lxor1
-	vmovdqu		(SRC, %rax), %ymm0
-	vpxor		KS(%rax), %ymm0, %ymm0
-	vmovdqu		%ymm0, (DST, %rax)
-	mov		%r9d, %eax
-	jmp		.Lxor32
-.Lxor1:
-	cmp		LEN, %eax
-	jae		.Lwipe_ks8
-	movzbl		(SRC, %rax), %r9d
-	xorb		KS(%rax), %r9b
-	mov		%r9b, (DST, %rax)
-	inc		%eax
-	jmp		.Lxor1
-.Lwipe_ks8:
-	vpxor		%ymm0, %ymm0, %ymm0
-	xor		%r9d, %r9d
-	xor		%eax, %eax
-.Lwipe_loop8:
-	vmovdqa		%ymm0, KS(%rax)
-	add		$32, %eax
-	cmp		$512, %eax
-	jb		.Lwipe_loop8
+	XOR_KS		LEN, %rax, %eax, %r9, %r9d, %r9b
 
 .Lwipe8:
 	WIPE8_FRAME
@@ -761,13 +769,15 @@ SYM_FUNC_END(chacha20_2block_xor_part_avx2)
 #endif
 
 /*
- * The stitched core's frame: SLOT and ROW(0..3), then rr1, the round
- * count and the strides left.
+ * The stitched core's frame: SLOT and ROW(0..3), the key stream of a
+ * part stride (KS), then rr1, the round count, the strides left and the
+ * bytes of the stride to XOR.
  */
-#define RR1	96(%rsp)
-#define RCOUNT	104(%rsp)
-#define NSTRIDES	112(%rsp)
-#define FRAME_PM	128
+#define RR1	(FRAME + 0)(%rsp)
+#define RCOUNT	(FRAME + 8)(%rsp)
+#define NSTRIDES	(FRAME + 12)(%rsp)
+#define PMLEN	(FRAME + 16)(%rsp)
+#define FRAME_PM	(FRAME + 32)
 
 /* One Poly1305 block at \off(%r8), hibit 1, into h = %r9, %r11, %rbx. */
 .macro PM_BLOCK off
@@ -801,6 +811,33 @@ SYM_FUNC_END(chacha20_2block_xor_part_avx2)
  * the strides left in the frame.
  */
 SYM_FUNC_START(chachapoly_8block_xor_avx2)
+	mov		%r9d, %r11d
+	mov		$512, %eax
+	jmp		chachapoly_8block_body_avx2
+SYM_FUNC_END(chachapoly_8block_xor_avx2)
+
+/*
+ * void chachapoly_8block_xor_last_avx2(u32 *state, u8 *dst, const u8 *src,
+ *					struct poly1305_core_state *st,
+ *					const u8 *mac, unsigned int len);
+ *
+ * One stride of chachapoly_8block_xor_avx2() that XORs only the first
+ * @len (1 to 512) bytes, reading and writing nothing past them, and still
+ * absorbs all 32 blocks at @mac: encrypting, the text's tail while the
+ * stride before it is MACed.  Only reads the state: the caller advances
+ * state[12].  As above otherwise.
+ */
+SYM_FUNC_START(chachapoly_8block_xor_last_avx2)
+	mov		$1, %r11d
+	mov		%r9d, %eax
+	jmp		chachapoly_8block_body_avx2
+SYM_FUNC_END(chachapoly_8block_xor_last_avx2)
+
+/*
+ * Both: the strides in %r11d, the bytes of each to XOR in %eax (512,
+ * or fewer for one stride that leaves state[12] alone).
+ */
+SYM_FUNC_START_LOCAL(chachapoly_8block_body_avx2)
 	POLY1305_MULX_SAVE
 	push		%rbp
 	mov		%rsp, %rbp
@@ -808,7 +845,8 @@ SYM_FUNC_START(chachapoly_8block_xor_avx2)
 	sub		$FRAME_PM, %rsp
 
 	mov		%rdx, %r10
-	movl		%r9d, NSTRIDES
+	movl		%r11d, NSTRIDES
+	movl		%eax, PMLEN
 	POLY1305_MULX_LOAD	%rcx, %r9, %r11, %rbx, %r12, %r13, %r14
 	mov		%r13, RR1
 
@@ -838,13 +876,22 @@ SYM_FUNC_START(chachapoly_8block_xor_avx2)
 	add		$PM_NEXT_STRIDE, %r8	/* the next stride's @mac */
 
 	mov		%r10, %rdx		/* SRC again, for FINISH8 */
+	cmpl		$512, PMLEN
+	jne		.Lpm_part
 	FINISH8		XOR_STORE
 	addl		$8, (4 * 12)(STATE)
 	add		$512, DST
 	add		$512, %r10
 	decl		NSTRIDES
 	jnz		.Lpm_stride
+	jmp		.Lpm_end
 
+.Lpm_part:
+	/* h stays in %r9, %r11, %rbx: the XOR takes %rax and %r13. */
+	FINISH8		KS_STORE
+	XOR_KS		PMLEN, %rax, %eax, %r13, %r13d, %r13b
+
+.Lpm_end:
 	POLY1305_MULX_STORE	%rcx, %r9, %r11, %rbx
 	WIPE8_FRAME
 	movq		$0, RR1
@@ -852,4 +899,4 @@ SYM_FUNC_START(chachapoly_8block_xor_avx2)
 	leave
 	POLY1305_MULX_RESTORE
 	RET
-SYM_FUNC_END(chachapoly_8block_xor_avx2)
+SYM_FUNC_END(chachapoly_8block_body_avx2)

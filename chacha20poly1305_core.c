@@ -559,6 +559,34 @@ static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
 }
 
 /*
+ * Encrypting after stitched strides, where chachapoly_stitches(): the
+ * @len (< stride) bytes of the text's tail in one call of the stitched
+ * core's last entry, which MACs the stride at @mac meanwhile.  Returns
+ * whether it ran; the counter moves on past the tail.
+ */
+static __always_inline bool chachapoly_stitched_last(struct chachapoly_req *r,
+						     u8 *dst, const u8 *src,
+						     unsigned int len,
+						     const u8 *mac)
+{
+#ifdef __x86_64__
+	if (!chachapoly_stitches(r->ci, r->pi))
+		return false;
+	chachapoly_8block_xor_last_avx2(r->state, dst, src, &r->poly, mac,
+					len);
+	r->state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
+	return true;
+#else
+	(void)r;	/* NEON's stitched cores have no last entry */
+	(void)dst;
+	(void)src;
+	(void)len;
+	(void)mac;
+	return false;
+#endif
+}
+
+/*
  * One stretch of text: Poly1305 of the ciphertext, before the XOR when
  * decrypting (so it works in place) and after it when encrypting; in a
  * SIMD section (@in_section) through @r's cores, else in scalar C.
@@ -570,7 +598,8 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 {
 	const unsigned int stride = chachapoly_stride_bytes(r->ci);
 	bool mac_dst = encrypt || PLANTED(DECAUTH), lagged = false;
-	unsigned int done = 0, lag = 0, head = min(len, r->headlen), keyed = 0;
+	unsigned int done = 0, lag = 0, head = min(len, r->headlen);
+	unsigned int ciphered = 0;	/* of @len, by a call that also did more */
 
 	/*
 	 * Not keyed yet (chachapoly_key_late()): block 0 first, where it may
@@ -578,9 +607,9 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 	 * any text.  Without SIMD, chachapoly_crypt() has keyed @r already.
 	 */
 	if (in_section && !r->keyed) {
-		keyed = chachapoly_key_text(r, dst, src, len,
-					    chachapoly_text_first(dst, src, len,
-								  mac_dst));
+		bool text = chachapoly_text_first(dst, src, len, mac_dst);
+
+		ciphered = chachapoly_key_text(r, dst, src, len, text);
 		chachapoly_keyed(r);
 		chachapoly_ad_end(r);
 	}
@@ -616,17 +645,26 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 	 */
 	if (mac_dst && done && !PLANTED(STITCH))
 		lag = stride;
+	/*
+	 * Then a tail: enciphered by the stitched core while it MACs that
+	 * last stride, where it may.  The tail's own MAC follows.
+	 */
+	if (lag && len &&
+	    chachapoly_stitched_last(r, dst, src, len, dst - lag)) {
+		lag = 0;
+		ciphered = len;
+	}
 	/* Whole strides: no core call and no Poly1305 call for nothing. */
 	if (!len && !lag)
 		return;
 	if (!mac_dst)
 		chachapoly_text(r, src, len, in_section);
-	if (len > keyed && in_section)
-		chachapoly_chacha(r->ci, r->pi, r->state, dst + keyed,
-				  src + keyed, len - keyed);
-	else if (len > keyed)
-		chacha_crypt_request(r->ci, r->state, dst + keyed, src + keyed,
-				     len - keyed, 20, false);
+	if (len > ciphered && in_section)
+		chachapoly_chacha(r->ci, r->pi, r->state, dst + ciphered,
+				  src + ciphered, len - ciphered);
+	else if (len > ciphered)
+		chacha_crypt_request(r->ci, r->state, dst + ciphered,
+				     src + ciphered, len - ciphered, 20, false);
 	if (mac_dst)
 		chachapoly_text(r, dst - lag, len + lag, in_section);
 }

@@ -76,6 +76,16 @@ asmlinkage void chachapoly_8block_xor_avx2(u32 *state, u8 *dst,
 					   const u8 *src,
 					   struct poly1305_core_state *st,
 					   const u8 *mac, unsigned int nstrides);
+
+/*
+ * One stride of it that XORs only @len (1 to 512) bytes and still MACs
+ * the 32 blocks at @mac: encrypting, the text's tail while the stride
+ * before it is MACed.  Only reads @state.  The same file and needs.
+ */
+asmlinkage void chachapoly_8block_xor_last_avx2(u32 *state, u8 *dst,
+						const u8 *src,
+						struct poly1305_core_state *st,
+						const u8 *mac, unsigned int len);
 #endif
 
 #ifdef __x86_64__
