@@ -906,20 +906,15 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 	struct chacha_simd_save *save = sizeof(buf) ? &buf : NULL;
 	unsigned int n = CHACHA_BLOCK_BYTES + round_up(len, CHACHA_BLOCK_BYTES);
 	unsigned int a = chachapoly_oneshot_ad(adlen);
-	unsigned int nblocks = chachapoly_mac_blocks(adlen, len);
 	/*
-	 * A SIMD section where the key stream, block 0 included, would
-	 * take one; but a text of one block takes one only where a block
-	 * alone would, with chachapoly_oneshot_one_call() aside.  The
-	 * section's other costs leave it faster in scalar C: on a Zen 5,
-	 * 590 TSC cycles against 716 through SSSE3 at 16 B.
+	 * A SIMD section where the whole key stream, block 0 included,
+	 * would take one in chacha_calibrate()'s measure.  On a Rocket
+	 * Lake that chose scalar C up to 64 B, a 16 B text through SSSE3
+	 * costs 629 TSC cycles in a section and 762 in scalar C.
 	 */
-	bool simd = chacha_request_simd(ci, len > CHACHA_BLOCK_BYTES ||
-					chachapoly_oneshot_one_call(ci, pi,
-								    nblocks,
-								    len) ?
-					n : CHACHA_BLOCK_BYTES, simd_usable);
+	bool simd = chacha_request_simd(ci, n, simd_usable);
 	/* Poly1305's SIMD function where it pays, as chachapoly_blocks(). */
+	unsigned int nblocks = chachapoly_mac_blocks(adlen, len);
 	poly1305_blocks_fn fn = simd && pi->simd &&
 				nblocks >= pi->simd_min_blocks ? pi->simd :
 								 pi->scalar;
