@@ -46,6 +46,8 @@
 #define POLY1305_FAULT_MULX_CARRY	9	/* drops the carry out of h0 */
 #define POLY1305_FAULT_MULX_FOLD	10	/* drops the one out of h1 */
 #define POLY1305_FAULT_MULX_SELECT	12	/* emit: never subtracts p */
+#define POLY1305_FAULT_MULX_POWER	13	/* two chains: k = r^4, not r^8 */
+#define POLY1305_FAULT_MULX_SHRD	14	/* two chains: e loses d4's bits */
 
 #ifdef POLY1305_PLANT_FAULT
 #ifdef __KERNEL__
@@ -57,7 +59,14 @@
 #define POLY1305_MULX_DROP_FOLD
 #elif POLY1305_PLANT_FAULT == POLY1305_FAULT_MULX_SELECT
 #define POLY1305_MULX_NO_SELECT
+#elif POLY1305_PLANT_FAULT == POLY1305_FAULT_MULX_POWER
+#define POLY1305_MULX_SQUARINGS	1
+#elif POLY1305_PLANT_FAULT == POLY1305_FAULT_MULX_SHRD
+#define POLY1305_MULX_SHR_E1
 #endif
+#endif
+#ifndef POLY1305_MULX_SQUARINGS
+#define POLY1305_MULX_SQUARINGS	2	/* r^2 to r^8 */
 #endif
 
 /*
@@ -149,6 +158,106 @@
 .endm
 
 /*
+ * Two chains, for long runs of blocks.  The chain above takes one
+ * multiply's latency per block, about 12 cycles, while the multiplier and
+ * the adders sit idle most of that time.  So groups of 16 blocks
+ * m0 .. m15 go in two chains that the core interleaves: A is h over
+ * m0 .. m7, B starts at 0 over m8 .. m15, each by the block above with
+ * r, and then
+ *
+ *   h = A k + B,  k = r^8,
+ *
+ * which is h r^16 + m0 r^16 + ... + m15 r, as 16 blocks one by one make
+ * it.  k is not clamped, so the product needs the general multiply
+ * below, once a group.  k comes from r by one block multiply (r^2) and
+ * two general squarings.
+ */
+
+/*
+ * d = g + h k, g = d0 + d1 2^64 + d2 2^128 on entry, into d0 .. d4 (d3
+ * and d4 cleared here), for any h and k whose third limbs \h2, \k2 are at
+ * most 4 and g < 2^131: d < 2^262, so the carries, taken as far up as
+ * they can reach, never leave d4.  \h0 .. \h2 and \k0 .. \k2 may be
+ * registers or memory; \lo and \hi are scratch.  Clobbers %rdx and the
+ * flags.
+ */
+.macro POLY1305_MULX_GMUL h0, h1, h2, k0, k1, k2, d0, d1, d2, d3, d4, lo, hi
+	xor		\d3, \d3
+	xor		\d4, \d4
+	mov		\h0, %rdx
+	mulx		\k0, \lo, \hi		/* h0 k0, at 2^0 */
+	add		\lo, \d0
+	adc		\hi, \d1
+	adc		$0, \d2
+	adc		$0, \d3
+	mulx		\k1, \lo, \hi		/* h0 k1, at 2^64 */
+	add		\lo, \d1
+	adc		\hi, \d2
+	adc		$0, \d3
+	mulx		\k2, \lo, \hi		/* h0 k2, at 2^128 */
+	add		\lo, \d2
+	adc		\hi, \d3
+	adc		$0, \d4
+
+	mov		\h1, %rdx
+	mulx		\k0, \lo, \hi		/* h1 k0, at 2^64 */
+	add		\lo, \d1
+	adc		\hi, \d2
+	adc		$0, \d3
+	adc		$0, \d4
+	mulx		\k1, \lo, \hi		/* h1 k1, at 2^128 */
+	add		\lo, \d2
+	adc		\hi, \d3
+	adc		$0, \d4
+	mulx		\k2, \lo, \hi		/* h1 k2, at 2^192 */
+	add		\lo, \d3
+	adc		\hi, \d4
+
+	mov		\h2, %rdx
+	mulx		\k0, \lo, \hi		/* h2 k0, at 2^128 */
+	add		\lo, \d2
+	adc		\hi, \d3
+	adc		$0, \d4
+	mulx		\k1, \lo, \hi		/* h2 k1, at 2^192 */
+	add		\lo, \d3
+	adc		\hi, \d4
+	imul		\k2, %rdx		/* h2 k2 <= 16, at 2^256 */
+	add		%rdx, \d4
+.endm
+
+/*
+ * d = d0 + .. + d4 2^256 < 2^262, as GMUL leaves it, folded to h = d0 +
+ * d1 2^64 + \o2 2^128 with \o2 <= 4, the same modulo p: the bits from
+ * 2^130 up, e, come back as 5 e = 4 e + e, where 4 e is d2 & ~3, d3, d4
+ * limb by limb and e is the same shifted right by 2; then
+ * POLY1305_MULX_REDUCE.  \o2 is none of the d; clobbers d2 .. d4, \t0,
+ * \t1, %rdx and the flags.
+ */
+.macro POLY1305_MULX_GFOLD d0, d1, d2, d3, d4, o2, t0, t1
+	mov		\d2, \o2
+	and		$3, \o2
+	mov		\d2, \t0
+	and		$-4, \t0		/* 4 e, limb 0 */
+	shrd		$2, \d3, \d2		/* e, limb 0 */
+	mov		\d3, \t1
+#ifndef POLY1305_MULX_SHR_E1
+	shrd		$2, \d4, \t1		/* e, limb 1 */
+#else
+	shr		$2, \t1
+#endif
+	mov		\d4, %rdx
+	shr		$2, %rdx		/* e, limb 2 */
+
+	add		\t0, \d0
+	adc		\d3, \d1
+	adc		\d4, \o2
+	add		\d2, \d0
+	adc		\t1, \d1
+	adc		%rdx, \o2		/* <= 3 + 2^6 + 2^4 + 2 */
+	POLY1305_MULX_REDUCE	\d0, \d1, \o2, \t0, \t1
+.endm
+
+/*
  * h mod p, as oot_poly1305_emit() makes it before adding s: fold \h2
  * once more (h < 2^130 + 5), then g = h + 5 takes h's place if g >= 2^130,
  * that is if h >= p.  cmov, no branch.  The low 128 bits end in \h0 and
@@ -229,6 +338,117 @@
  */
 #ifndef POLY1305_MULX_MACROS_ONLY
 
+/*
+ * The chains' frame, below the saved registers: k = r^8, r1, hibit, st,
+ * what %rcx held, the groups left, the blocks after them, and the 8
+ * blocks left of the group in hand.
+ */
+#define PK0		0(%rsp)
+#define PK1		8(%rsp)
+#define PK2		16(%rsp)
+#define PR1		24(%rsp)
+#define PHIBIT		32(%rsp)
+#define PST		40(%rsp)
+#define PRCX		48(%rsp)
+#define PGROUPS		56(%rsp)
+#define PREST		60(%rsp)
+#define PPAIRS		64(%rsp)
+#define PFRAME		72
+
+/*
+ * From POLY1305_MULX_CHAINS blocks on, the two chains (see above) take
+ * the whole groups of 16.  Below that, 12 cycles a block beat what
+ * computing k costs.
+ */
+#define POLY1305_MULX_CHAINS	16
+
+/*
+ * After POLY1305_MULX_LOAD in the functions below (%rdi = st, %rsi = src,
+ * %eax = the blocks, h in %r8 .. %r10, r0 in %r11, rr1 in %r12): the
+ * whole groups of 16 in two chains, if there are POLY1305_MULX_CHAINS
+ * blocks; then %rsi and %eax say what is left, %rdi and %rcx are as
+ * before, and the code goes on at \done if nothing is.  Chain A is h,
+ * chain B %rdi, %rcx, %rax, and both take %rbx, %r13 .. %r15 as scratch.
+ * k and r1 leave the frame as zeros.
+ */
+.macro POLY1305_MULX_TWO hibit, done
+	cmp		$POLY1305_MULX_CHAINS, %eax
+	jb		.Ltwo_none\@
+	sub		$PFRAME, %rsp
+	mov		%rdi, PST
+	mov		%rcx, PRCX
+	mov		\hibit, %rcx
+	mov		%rcx, PHIBIT
+	mov		32(%rdi), %rcx
+	mov		%rcx, PR1
+	mov		%eax, %ecx
+	shr		$4, %ecx
+	mov		%ecx, PGROUPS
+	and		$15, %eax
+	mov		%eax, PREST
+
+	/* k = r^2 by the block multiply, then squared twice. */
+	mov		%r11, %rdi
+	mov		PR1, %rcx
+	xor		%eax, %eax
+	POLY1305_MULX_MUL	%rdi, %rcx, %rax, %r11, PR1, %r12, \
+				%rbx, %r13, %r14, %r15
+	POLY1305_MULX_REDUCE	%rdi, %rcx, %rax, %rbx, %r13
+	.rept POLY1305_MULX_SQUARINGS
+	mov		%rdi, PK0
+	mov		%rcx, PK1
+	mov		%rax, PK2
+	xor		%edi, %edi
+	xor		%ecx, %ecx
+	xor		%eax, %eax
+	POLY1305_MULX_GMUL	PK0, PK1, PK2, PK0, PK1, PK2, \
+				%rdi, %rcx, %rax, %r13, %r14, %rbx, %r15
+	POLY1305_MULX_GFOLD	%rdi, %rcx, %rax, %r13, %r14, %r10, %rbx, %r15
+	mov		%r10, %rax
+	.endr
+	mov		%rdi, PK0
+	mov		%rcx, PK1
+	mov		%rax, PK2
+	mov		PST, %rdx
+	mov		16(%rdx), %r10		/* h2 again */
+
+.Ltwo_group\@:
+	xor		%edi, %edi
+	xor		%ecx, %ecx
+	xor		%eax, %eax
+	movl		$8, PPAIRS
+.Ltwo_pair\@:
+	POLY1305_BLOCK_MULX	%rsi, 0, PHIBIT, %r8, %r9, %r10, \
+				%r11, PR1, %r12, %rbx, %r13, %r14, %r15
+	POLY1305_BLOCK_MULX	%rsi, 128, PHIBIT, %rdi, %rcx, %rax, \
+				%r11, PR1, %r12, %rbx, %r13, %r14, %r15
+	add		$16, %rsi
+	decl		PPAIRS
+	jnz		.Ltwo_pair\@
+
+	/* h = A k + B */
+	POLY1305_MULX_GMUL	%r8, %r9, %r10, PK0, PK1, PK2, \
+				%rdi, %rcx, %rax, %r13, %r14, %rbx, %r15
+	POLY1305_MULX_GFOLD	%rdi, %rcx, %rax, %r13, %r14, %r10, %rbx, %r15
+	mov		%rdi, %r8
+	mov		%rcx, %r9
+	add		$128, %rsi
+	decl		PGROUPS
+	jnz		.Ltwo_group\@
+
+	movq		$0, PK0
+	movq		$0, PK1
+	movq		$0, PK2
+	movq		$0, PR1
+	mov		PST, %rdi
+	mov		PRCX, %rcx
+	mov		PREST, %eax
+	add		$PFRAME, %rsp
+	test		%eax, %eax
+	jz		\done
+.Ltwo_none\@:
+.endm
+
 .text
 
 /*
@@ -246,6 +466,7 @@
  *
  * h in %r8, %r9, %r10; r0 in %r11, r1 read from st, rr1 in %r12; the
  * block count in %eax, hibit in %rcx; scratch %rbx, %r13, %r14, %r15.
+ * From POLY1305_MULX_CHAINS blocks on, POLY1305_MULX_TWO first.
  *
  * Typed for kCFI, to be called through a pointer.  So in a clang kCFI
  * kernel the module must take its address in C: that is what makes the
@@ -260,6 +481,7 @@ SYM_TYPED_FUNC_START(oot_poly1305_blocks_x86_64_mulx)
 	mov		%edx, %eax
 	mov		%ecx, %ecx		/* hibit, zero-extended */
 	POLY1305_MULX_LOAD	%rdi, %r8, %r9, %r10, %r11, %r12, %rbx
+	POLY1305_MULX_TWO	%rcx, .Lmulx_store
 
 .Lmulx_loop:
 	POLY1305_BLOCK_MULX	%rsi, 0, %rcx, %r8, %r9, %r10, \
@@ -268,6 +490,7 @@ SYM_TYPED_FUNC_START(oot_poly1305_blocks_x86_64_mulx)
 	dec		%eax
 	jnz		.Lmulx_loop
 
+.Lmulx_store:
 	POLY1305_MULX_STORE	%rdi, %r8, %r9, %r10
 	POLY1305_MULX_RESTORE
 .Lmulx_none:
@@ -288,12 +511,14 @@ SYM_FUNC_END(oot_poly1305_blocks_x86_64_mulx)
  *	%rdi = st, %rsi = src, %edx = nblocks, %rcx = mac
  *
  * h in %r8, %r9, %r10; r0 in %r11, r1 read from st, rr1 in %r12; the
- * block count in %eax; scratch %rbx, %r13, %r14, %r15.
+ * block count in %eax; scratch %rbx, %r13, %r14, %r15.  From
+ * POLY1305_MULX_CHAINS blocks on, POLY1305_MULX_TWO first.
  */
 SYM_FUNC_START(oot_poly1305_blocks_emit_x86_64_mulx)
 	POLY1305_MULX_SAVE
 	mov		%edx, %eax
 	POLY1305_MULX_LOAD	%rdi, %r8, %r9, %r10, %r11, %r12, %rbx
+	POLY1305_MULX_TWO	$1, .Lemit_store
 	test		%eax, %eax
 	jz		.Lemit_tag
 
@@ -303,6 +528,7 @@ SYM_FUNC_START(oot_poly1305_blocks_emit_x86_64_mulx)
 	add		$16, %rsi
 	dec		%eax
 	jnz		.Lemit_loop
+.Lemit_store:
 	POLY1305_MULX_STORE	%rdi, %r8, %r9, %r10
 
 .Lemit_tag:

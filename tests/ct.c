@@ -245,7 +245,8 @@ static void ct_poly1305(void)
 #ifdef __x86_64__
 /*
  * oot_poly1305_blocks_x86_64_mulx() with a secret key, message and starting
- * h (h2 up to 4, all ones), hibit 1 and 0; the C core's emit after it.
+ * h (h2 up to 4, all ones), hibit 1 and 0, in runs short and long enough
+ * for its two chains; the C core's emit after it.
  * Then oot_poly1305_blocks_emit_x86_64_mulx(), its own emit, from the same
  * h.
  */
@@ -256,7 +257,8 @@ static bool cpu_has_mulx(void)
 
 static void ct_poly1305_mulx(bool forced)
 {
-	static const unsigned int nbs[] = { 0, 1, 2, 7 };
+	/* 16 and 33: one and two groups of the two chains, then one. */
+	static const unsigned int nbs[] = { 0, 1, 2, 7, 16, 33 };
 	static const u64 hs[][3] = {
 		{ 0, 0, 0 },
 		{ ~0ULL, ~0ULL, 4 },
