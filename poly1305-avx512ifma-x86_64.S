@@ -54,6 +54,18 @@
  * final powers, sum and carry.  Fewer than four blocks in all go one at
  * a time through the same MUL on lane 0 (xmm), with r.
  *
+ * Sixteen blocks a turn, from 40 blocks on: after the first group, while
+ * two turns of eight or more are left, h_j = h_j r^16 + m r^8 + m' with m
+ * and m' the lane's blocks of the next two groups, as two turns of eight
+ * make it.  m r^8 goes into the sums before h's products, so the chain
+ * through h takes one MUL for sixteen blocks, not two.  r^16, one more
+ * MUL, goes where r was (26-30).  With six products a sum, dNl < 6 2^52
+ * and dNh < 6 2^44; after the carries the part at 2^130 is below
+ * 2^57 + 2^15, times 5 below 2^60, and h1 < 2^44 + 2^17: still within
+ * the bounds above for the next product and for the store below.  On a
+ * Rocket Lake 256 blocks in one call took 642 TSC ticks, against 944
+ * eight at a time.
+ *
  * Loading: the eight blocks are two zmm of 64-bit words, lo hi lo hi...;
  * vpunpcklqdq/vpunpckhqdq of the two give the low and the high words of
  * blocks 0 4 1 5 2 6 3 7 in lanes 0-7, so the lanes take blocks in that
@@ -89,6 +101,8 @@
 #define POLY1305_FAULT_IFMA_COMBINE	101
 /* oot_poly1305_blocks_emit_avx512ifma()'s tag never subtracts p */
 #define POLY1305_FAULT_IFMA_SELECT	102
+/* the sixteen-block loop takes M's limbs 1 and 2 swapped */
+#define POLY1305_FAULT_IFMA_ORDER	103
 
 #ifdef POLY1305_PLANT_FAULT
 #ifdef __KERNEL__
@@ -140,7 +154,7 @@ poly1305_ifma_perm:
 
 /*
  * The carry chain (see the top): from dNl/dNh in 6-11 to h in \h0-\h2,
- * h0 < 2^44, h1 < 2^44 + 2^11, h2 < 2^42.
+ * h0 < 2^44, h1 < 2^44 + 2^11 (2^44 + 2^17 after six products), h2 < 2^42.
  */
 .macro CARRY w, h0, h1, h2
 	vpsrlq		$44, %\w\()mm6, %\w\()mm12
@@ -166,14 +180,18 @@ poly1305_ifma_perm:
 	vpaddq		%\w\()mm12, %\w\()mm\h1, %\w\()mm\h1
 .endm
 
-/* h = h * b mod p, lane by lane, h in \h0-\h2, b in \b0 \b1 \b2 \s1 \s2 */
-.macro MUL w, h0, h1, h2, b0, b1, b2, s1, s2
+/* The sums dNl, dNh in 6-11 to zero. */
+.macro ZERO_D w
 	vpxorq		%\w\()mm6, %\w\()mm6, %\w\()mm6
 	vpxorq		%\w\()mm7, %\w\()mm7, %\w\()mm7
 	vpxorq		%\w\()mm8, %\w\()mm8, %\w\()mm8
 	vpxorq		%\w\()mm9, %\w\()mm9, %\w\()mm9
 	vpxorq		%\w\()mm10, %\w\()mm10, %\w\()mm10
 	vpxorq		%\w\()mm11, %\w\()mm11, %\w\()mm11
+.endm
+
+/* dNl, dNh in 6-11 += h * b, h in \h0-\h2, b in \b0 \b1 \b2 \s1 \s2 */
+.macro PRODUCTS w, h0, h1, h2, b0, b1, b2, s1, s2
 	/* d0 = h0 b0 + h1 s2 + h2 s1 */
 	vpmadd52luq	%\w\()mm\b0, %\w\()mm\h0, %\w\()mm6
 	vpmadd52huq	%\w\()mm\b0, %\w\()mm\h0, %\w\()mm7
@@ -195,6 +213,12 @@ poly1305_ifma_perm:
 	vpmadd52huq	%\w\()mm\s2, %\w\()mm\h2, %\w\()mm9
 	vpmadd52luq	%\w\()mm\b0, %\w\()mm\h2, %\w\()mm10
 	vpmadd52huq	%\w\()mm\b0, %\w\()mm\h2, %\w\()mm11
+.endm
+
+/* h = h * b mod p, lane by lane, h in \h0-\h2, b in \b0 \b1 \b2 \s1 \s2 */
+.macro MUL w, h0, h1, h2, b0, b1, b2, s1, s2
+	ZERO_D		\w
+	PRODUCTS	\w, \h0, \h1, \h2, \b0, \b1, \b2, \s1, \s2
 	CARRY		\w, \h0, \h1, \h2
 .endm
 
@@ -395,6 +419,39 @@ SYM_FUNC_START_LOCAL(poly1305_blocks_ifma)
 	LOAD8
 	ADD_BLOCK	z
 	sub		$8, NBLOCKS
+
+	/*
+	 * Sixteen at a time while there are two such turns or more: h =
+	 * h r^16 + M r^8 + M', M and M' the next two groups of eight, as
+	 * two turns of the loop below make it.  M r^8 does not wait for h,
+	 * so its products go into the sums first and h's chain takes one
+	 * MUL for sixteen blocks.  r^16 (26-30; r is not needed again)
+	 * costs a MUL once.
+	 */
+	cmp		$32, NBLOCKS
+	jb		.Lloop8
+	vmovdqa64	%zmm16, %zmm26
+	vmovdqa64	%zmm17, %zmm27
+	vmovdqa64	%zmm18, %zmm28
+	MUL		z, 26, 27, 28, 16, 17, 18, 19, 20
+	TIMES20		z, 27, 29
+	TIMES20		z, 28, 30
+.Lloop16:
+	LOAD8
+	ZERO_D		z
+#if defined(POLY1305_PLANT_FAULT) && \
+	POLY1305_PLANT_FAULT == POLY1305_FAULT_IFMA_ORDER
+	PRODUCTS	z, 3, 4, 5, 16, 17, 18, 19, 20
+#else
+	PRODUCTS	z, 3, 5, 4, 16, 17, 18, 19, 20
+#endif
+	PRODUCTS	z, 0, 1, 2, 26, 27, 28, 29, 30
+	CARRY		z, 0, 1, 2
+	LOAD8
+	ADD_BLOCK	z
+	sub		$16, NBLOCKS
+	cmp		$16, NBLOCKS
+	jae		.Lloop16
 
 .Lloop8:
 	cmp		$8, NBLOCKS
