@@ -591,9 +591,9 @@ SYM_FUNC_END(chacha20_8block_body_avx2)
  * The data's last LEN - %eax bytes, 0 to 31, from byte %eax on: XOR them
  * with the first bytes of T0, by 16, 8 and then 1, reading and writing
  * nothing past them; then clear the registers that held key stream and
- * return.
+ * return, or with @done, clear %rax and %r9 and go on there.
  */
-.macro PART_TAIL
+.macro PART_TAIL done
 	add		%rax, SRC
 	add		%rax, DST
 	sub		%eax, LEN
@@ -628,8 +628,12 @@ SYM_FUNC_END(chacha20_8block_body_avx2)
 .Ltail_done\@:
 	xor		%eax, %eax
 	xor		%r9d, %r9d
+.ifb \done
 	vzeroall
 	RET
+.else
+	jmp		\done
+.endif
 .endm
 
 /*
@@ -769,6 +773,18 @@ SYM_FUNC_END(chacha20_2block_xor_part_avx2)
 #endif
 
 /*
+ * Test only, likewise: chachapoly_small_avx2() gives blocks 2 and 3 the
+ * counters of blocks 0 and 1.
+ */
+#define POLY1305_FAULT_SMALL_CTR	15
+#if defined(POLY1305_PLANT_FAULT) && \
+	POLY1305_PLANT_FAULT == POLY1305_FAULT_SMALL_CTR
+#define SMALL_CTR23	chacha20_avx2_ctr01
+#else
+#define SMALL_CTR23	chacha20_avx2_ctr23
+#endif
+
+/*
  * The stitched core's frame: SLOT and ROW(0..3), the key stream of a
  * part stride (KS), then rr1, the round count, the strides left and the
  * bytes of the stride to XOR.
@@ -900,3 +916,97 @@ SYM_FUNC_START_LOCAL(chachapoly_8block_body_avx2)
 	POLY1305_MULX_RESTORE
 	RET
 SYM_FUNC_END(chachapoly_8block_body_avx2)
+
+/*
+ * void chachapoly_small_avx2(const u32 *state, u8 *dst, const u8 *src,
+ *			      unsigned int len, const u8 *mac,
+ *			      unsigned int macblocks, u8 *tag);
+ *
+ * A ChaCha20-Poly1305 request of 1 to CHACHAPOLY_SMALL_AVX2_MAX (192)
+ * bytes of text in one call, as chachapoly_small_avx512vl() makes one
+ * (chacha20-avx512-x86_64.S, whose contract this is), for CPUs with AVX2,
+ * BMI2 and ADX: block 0 and the text's key stream in the row layout of
+ * the 2- and 4-block cores above, block 0's first 32 bytes kept in ymm12
+ * and XORed nowhere; the text from block 1 on, XORed piece by piece;
+ * then POLY1305_MULX_SMALL_MAC.  The part entries' short requests, which
+ * the AEAD otherwise makes in three calls with C between them, cost
+ * their rounds' latency, so one call is what keeps them short.
+ *
+ *	%rdi = state, %rsi = dst, %rdx = src, %ecx = len, %r8 = mac,
+ *	%r9d = macblocks, 8(%rsp) = tag
+ *
+ * ChaCha20: mac in %r10 and macblocks in %r11d while LEN is %r8d and
+ * PART_TAIL takes %r9; DST and SRC moved back by a block, LEN on by one.
+ */
+SYM_FUNC_START(chachapoly_small_avx2)
+	mov		%r8, %r10
+	mov		%r9d, %r11d
+	lea		64(%rcx), LEN
+	sub		$64, DST
+	sub		$64, SRC
+	mov		$20, ROUNDS
+	vbroadcasti128	(16 * 0)(STATE), A0
+	vbroadcasti128	(16 * 1)(STATE), A1
+	vbroadcasti128	(16 * 2)(STATE), A2
+	LOAD_ROW3	A3, %xmm3, %xmm10
+	cmp		$128, LEN
+	ja		.Lsmall4_avx2
+
+	/* Blocks 0 and 1, as chacha20_2block_xor_part_avx2(). */
+	vpaddd		chacha20_avx2_ctr01(%rip), A3, A3
+	vmovdqa		A0, B0
+	vmovdqa		A1, B1
+	vmovdqa		A2, B2
+	vmovdqa		A3, B3
+.Lsmall2_rounds:
+	QUARTERROUND	A0, A1, A2, A3
+	DIAGONALIZE	A0, A2, A3
+	QUARTERROUND	A0, A1, A2, A3
+	UNDIAGONALIZE	A0, A2, A3
+	sub		$2, ROUNDS
+	ja		.Lsmall2_rounds
+	vpaddd		B0, A0, A0
+	vpaddd		B1, A1, A1
+	vpaddd		B2, A2, A2
+	vpaddd		B3, A3, A3
+	vperm2i128	$0x20, A1, A0, %ymm12
+	PART_PIECE	A0, A1, 0x31, 64, .Lsmall2_tail
+	PART_PIECE	A2, A3, 0x31, 96, .Lsmall2_tail
+	jmp		.Lsmall_mac_avx2
+.Lsmall2_tail:
+	PART_TAIL	.Lsmall_mac_avx2
+
+.Lsmall4_avx2:
+	/* Blocks 0 to 3, as chacha20_4block_xor_part_avx2(). */
+	vmovdqa		A0, B0
+	vmovdqa		A1, B1
+	vmovdqa		A2, B2
+	vpaddd		SMALL_CTR23(%rip), A3, B3
+	vpaddd		chacha20_avx2_ctr01(%rip), A3, A3
+.Lsmall4_rounds:
+	DOUBLEROUND4
+	sub		$2, ROUNDS
+	ja		.Lsmall4_rounds
+	ADD_ROWS	0, A0, B0, T0
+	ADD_ROWS	1, A1, B1, T1
+	ADD_ROWS	2, A2, B2, T0
+	vbroadcasti128	(16 * 3)(STATE), T1
+	vpaddd		chacha20_avx2_ctr01(%rip), T1, T0
+	vpaddd		T0, A3, A3
+	vpaddd		SMALL_CTR23(%rip), T1, T1
+	vpaddd		T1, B3, B3
+	vperm2i128	$0x20, A1, A0, %ymm12
+	PART_PIECE	A0, A1, 0x31, 64, .Lsmall4_tail
+	PART_PIECE	A2, A3, 0x31, 96, .Lsmall4_tail
+	PART_PIECE	B0, B1, 0x20, 128, .Lsmall4_tail
+	PART_PIECE	B2, B3, 0x20, 160, .Lsmall4_tail
+	PART_PIECE	B0, B1, 0x31, 192, .Lsmall4_tail
+	PART_PIECE	B2, B3, 0x31, 224, .Lsmall4_tail
+	jmp		.Lsmall_mac_avx2
+.Lsmall4_tail:
+	PART_TAIL	.Lsmall_mac_avx2
+
+.Lsmall_mac_avx2:
+	mov		%r11d, %r9d
+	POLY1305_MULX_SMALL_MAC	%ymm12, %xmm12
+SYM_FUNC_END(chachapoly_small_avx2)

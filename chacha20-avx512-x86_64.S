@@ -901,40 +901,5 @@ SYM_FUNC_START(chachapoly_small_avx512vl)
 	 * (no secret in a general-purpose register) stops.
 	 */
 SYM_INNER_LABEL(chachapoly_small_avx512vl_mac, SYM_L_LOCAL)
-	POLY1305_MULX_SAVE
-	vmovq		%xmm12, %r11
-	vpextrq		$1, %xmm12, %rdi
-	vextracti128	$1, KEY, %xmm12		/* s */
-	movabs		$0x0ffffffc0fffffff, %rbx
-	and		%rbx, %r11		/* r0, clamped */
-	movabs		$0x0ffffffc0ffffffc, %rbx
-	and		%rbx, %rdi		/* r1, clamped */
-	mov		%rdi, %r12
-	shr		$2, %r12
-	add		%rdi, %r12		/* rr1 = r1 + (r1 >> 2) */
-	mov		%r10, %rsi
-	mov		%r9d, %eax
-	xor		%r8d, %r8d
-	xor		%r9d, %r9d
-	xor		%r10d, %r10d
-
-.Lsmall_blocks:
-	POLY1305_BLOCK_MULX	%rsi, 0, $1, %r8, %r9, %r10, \
-				%r11, %rdi, %r12, %rbx, %r13, %r14, %r15
-	add		$16, %rsi
-	dec		%eax
-	jnz		.Lsmall_blocks
-
-	/* The tag, as oot_poly1305_emit(): h mod p, + s modulo 2^128. */
-	POLY1305_MULX_FINAL	%r8, %r9, %r10, %rbx, %r13, %r14
-	vmovq		%xmm12, %rbx
-	vpextrq		$1, %xmm12, %r13
-	add		%rbx, %r8
-	adc		%r13, %r9
-	mov		48(%rsp), %rax		/* tag, past the five pushes */
-	mov		%r8, 0(%rax)
-	mov		%r9, 8(%rax)
-	POLY1305_MULX_RESTORE
-	vzeroupper
-	RET
+	POLY1305_MULX_SMALL_MAC	%ymm12, %xmm12
 SYM_FUNC_END(chachapoly_small_avx512vl)

@@ -866,7 +866,8 @@ static __always_inline void chachapoly_pad_lens(u8 *m, unsigned int adlen,
  * enciphered in place or deciphered into @out there, and the @macblocks
  * Poly1305 blocks from @m + @a.
  */
-static __always_inline void chachapoly_one_call(const u32 *state, u8 *m,
+static __always_inline void chachapoly_one_call(const struct chacha_impl *ci,
+						const u32 *state, u8 *m,
 						u8 *out, unsigned int a,
 						unsigned int len,
 						unsigned int macblocks,
@@ -874,13 +875,17 @@ static __always_inline void chachapoly_one_call(const u32 *state, u8 *m,
 {
 #ifdef __x86_64__
 	u8 *text = m + CHACHAPOLY_ONESHOT_AD_MAX;
+	u8 *dst = encrypt ? text : out + CHACHAPOLY_ONESHOT_AD_MAX;
 
-	chachapoly_small_avx512vl(state,
-				  encrypt ? text :
-					    out + CHACHAPOLY_ONESHOT_AD_MAX,
-				  text, len, m + a, macblocks, tag);
+	if (ci->needs & CHACHA_CPU_AVX512)
+		chachapoly_small_avx512vl(state, dst, text, len, m + a,
+					  macblocks, tag);
+	else
+		chachapoly_small_avx2(state, dst, text, len, m + a, macblocks,
+				      tag);
 #else
-	(void)state;	/* chachapoly_oneshot_one_call() is false here */
+	(void)ci;	/* chachapoly_oneshot_one_call() is false here */
+	(void)state;
 	(void)m;
 	(void)out;
 	(void)a;
@@ -934,7 +939,7 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 		 */
 		chachapoly_pad_lens(m, adlen, len, 0);
 		chacha_simd_begin(save);
-		chachapoly_one_call(state, m, out, a, len,
+		chachapoly_one_call(ci, state, m, out, a, len,
 				    nblocks - PLANTED(ONECALL), encrypt, tag);
 		chacha_simd_end(save);
 		memzero_explicit(state, sizeof(state));

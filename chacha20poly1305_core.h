@@ -102,6 +102,17 @@ asmlinkage void chachapoly_small_avx512vl(const u32 *state, u8 *dst,
 					  const u8 *src, unsigned int len,
 					  const u8 *mac, unsigned int macblocks,
 					  u8 *tag);
+
+/*
+ * The same on AVX2 with BMI2 and ADX (chacha20-avx2-x86_64.S), for the
+ * stitched pair, up to CHACHAPOLY_SMALL_AVX2_MAX bytes of text: block 0
+ * and three blocks of text in its 4-block row core.
+ */
+#define CHACHAPOLY_SMALL_AVX2_MAX	192
+asmlinkage void chachapoly_small_avx2(const u32 *state, u8 *dst,
+				      const u8 *src, unsigned int len,
+				      const u8 *mac, unsigned int macblocks,
+				      u8 *tag);
 #endif
 
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
@@ -401,10 +412,11 @@ static inline bool chachapoly_oneshot_fits(const struct chacha_impl *ci,
 
 /*
  * Whether chachapoly_oneshot() makes a request of @nblocks Poly1305 blocks
- * and @len bytes of text on @ci and @pi in one call,
- * chachapoly_small_avx512vl(), where it runs in a SIMD section: AVX-512
- * cores with mulx, where @pi takes mulx for @nblocks.  From IFMA's
- * simd_min_blocks on, IFMA after a core call beats the one call.
+ * and @len bytes of text on @ci and @pi in one call, where it runs in a
+ * SIMD section: chachapoly_small_avx512vl() for AVX-512 cores with mulx,
+ * where @pi takes mulx for @nblocks (from IFMA's simd_min_blocks on, IFMA
+ * after a core call beats the one call); chachapoly_small_avx2() for the
+ * stitched AVX2 pair.
  */
 static inline bool chachapoly_oneshot_one_call(const struct chacha_impl *ci,
 					       const struct poly1305_impl *pi,
@@ -412,6 +424,8 @@ static inline bool chachapoly_oneshot_one_call(const struct chacha_impl *ci,
 					       unsigned int len)
 {
 #ifdef __x86_64__
+	if (chachapoly_stitches(ci, pi))
+		return len <= CHACHAPOLY_SMALL_AVX2_MAX;
 	return (ci->needs & CHACHA_CPU_AVX512) &&
 	       pi->scalar == oot_poly1305_blocks_x86_64_mulx &&
 	       (!pi->simd || nblocks < pi->simd_min_blocks) &&

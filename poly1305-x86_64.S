@@ -158,6 +158,56 @@
 .endm
 
 /*
+ * The end of a whole short AEAD request in one call
+ * (chachapoly_small_avx512vl(), chachapoly_small_avx2()): the one-time
+ * key's r in the low and s in the high 128 bits of \key (\keyx its low
+ * half), the %r9d (at least 1) blocks at %r10 absorbed from h = 0 with
+ * hibit 1, and the tag into the pointer that was at 8(%rsp) when the
+ * function was entered, with nothing pushed since; then the function's
+ * return.  h in %r8, %r9, %r10; r0 in %r11, r1 in %rdi, rr1 in %r12;
+ * the blocks at %rsi, counted in %eax; scratch %rbx, %r13, %r14, %r15;
+ * s stays in \keyx.
+ */
+.macro POLY1305_MULX_SMALL_MAC key, keyx
+	POLY1305_MULX_SAVE
+	vmovq		\keyx, %r11
+	vpextrq		$1, \keyx, %rdi
+	vextracti128	$1, \key, \keyx		/* s */
+	movabs		$0x0ffffffc0fffffff, %rbx
+	and		%rbx, %r11		/* r0, clamped */
+	movabs		$0x0ffffffc0ffffffc, %rbx
+	and		%rbx, %rdi		/* r1, clamped */
+	mov		%rdi, %r12
+	shr		$2, %r12
+	add		%rdi, %r12		/* rr1 = r1 + (r1 >> 2) */
+	mov		%r10, %rsi
+	mov		%r9d, %eax
+	xor		%r8d, %r8d
+	xor		%r9d, %r9d
+	xor		%r10d, %r10d
+
+.Lsmall_blocks\@:
+	POLY1305_BLOCK_MULX	%rsi, 0, $1, %r8, %r9, %r10, \
+				%r11, %rdi, %r12, %rbx, %r13, %r14, %r15
+	add		$16, %rsi
+	dec		%eax
+	jnz		.Lsmall_blocks\@
+
+	/* The tag, as oot_poly1305_emit(): h mod p, + s modulo 2^128. */
+	POLY1305_MULX_FINAL	%r8, %r9, %r10, %rbx, %r13, %r14
+	vmovq		\keyx, %rbx
+	vpextrq		$1, \keyx, %r13
+	add		%rbx, %r8
+	adc		%r13, %r9
+	mov		48(%rsp), %rax		/* tag, past the five pushes */
+	mov		%r8, 0(%rax)
+	mov		%r9, 8(%rax)
+	POLY1305_MULX_RESTORE
+	vzeroupper
+	RET
+.endm
+
+/*
  * Two chains, for long runs of blocks.  The chain above takes one
  * multiply's latency per block, about 12 cycles, while the multiplier and
  * the adders sit idle most of that time.  So groups of 16 blocks
