@@ -194,7 +194,7 @@ void chacha_block_scalar(const u32 *state, u8 *out, unsigned int nrounds)
 
 		memcpy(out + 4 * i, &w, sizeof(w));
 	}
-	memzero_explicit(x, sizeof(x));
+	chacha_wipe8(x, sizeof(x));
 }
 #endif
 
@@ -207,7 +207,7 @@ void hchacha_block_scalar(const u32 *state, u32 *out, unsigned int nrounds)
 	chacha_permute(x, nrounds);
 	memcpy(&out[0], &x[0], 4 * sizeof(u32));
 	memcpy(&out[4], &x[12], 4 * sizeof(u32));
-	memzero_explicit(x, sizeof(x));
+	chacha_wipe8(x, sizeof(x));
 }
 
 /*
@@ -238,7 +238,7 @@ static __always_inline void chacha_xor_block_scalar(const u32 *state,
 		for (i *= 4; i < n; i++, k >>= 8)
 			dst[i] = src[i] ^ (u8)k;
 	}
-	memzero_explicit(x, sizeof(x));
+	chacha_wipe8(x, sizeof(x));
 }
 
 static void chacha_crypt_scalar(u32 *state, u8 *dst, const u8 *src,

@@ -344,6 +344,24 @@ static __always_inline void chacha_permute(u32 *x, unsigned int nrounds)
 	}
 }
 
+/*
+ * memzero_explicit() of @len bytes at @p, a multiple of 8 known at build
+ * time, as stores of 8: the kernel's flags make a short memset() a rep
+ * stos, whose start-up each block or request would pay.  The barrier
+ * after each store keeps the compiler from making the loop a memset()
+ * again.
+ */
+static __always_inline void chacha_wipe8(void *p, unsigned int len)
+{
+	unsigned int i;
+	u64 z = 0;
+
+	for (i = 0; i < len; i += sizeof(z)) {
+		memcpy((u8 *)p + i, &z, sizeof(z));
+		barrier_data(p);
+	}
+}
+
 #ifndef __KERNEL__
 /* One key stream block: the user-space tests' only (the module has none). */
 void chacha_block_scalar(const u32 *state, u8 *out, unsigned int nrounds);

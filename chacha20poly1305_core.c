@@ -234,7 +234,7 @@ static __always_inline void chachapoly_key_block(u32 *state, u8 *key)
 
 		memcpy(key + 4 * i, &w, sizeof(w));
 	}
-	memzero_explicit(x, sizeof(x));
+	chacha_wipe8(x, sizeof(x));
 	state[12]++;
 }
 
@@ -251,7 +251,7 @@ static __always_inline void chachapoly_keyed(struct chachapoly_req *r)
 	else
 #endif
 		oot_poly1305_init(&r->poly, r->ks);
-	memzero_explicit(r->ks, CHACHA_BLOCK_BYTES);
+	chacha_wipe8(r->ks, CHACHA_BLOCK_BYTES);
 	if (PLANTED(COUNTER))
 		r->state[12] = 0;
 }
@@ -942,7 +942,7 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 		chachapoly_one_call(ci, state, m, out, a, len,
 				    nblocks - PLANTED(ONECALL), encrypt, tag);
 		chacha_simd_end(save);
-		memzero_explicit(state, sizeof(state));
+		chacha_wipe8(state, sizeof(state));
 		return;
 	}
 	if (simd)
@@ -969,14 +969,14 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 		 */
 		chachapoly_xor_wipe(key0, head, m, sizeof(key0), sizeof(key0));
 		oot_poly1305_init(&st, key0);
-		memzero_explicit(key0, sizeof(key0));
+		chacha_wipe8(key0, sizeof(key0));
 		memcpy(m, head, sizeof(head));
 		chachapoly_pad_lens(m, adlen, len, n - CHACHA_BLOCK_BYTES);
 	} else {
 		chachapoly_xor_wipe(key0, m, out, sizeof(key0),
 				    CHACHA_BLOCK_BYTES);
 		oot_poly1305_init(&st, key0);
-		memzero_explicit(key0, sizeof(key0));
+		chacha_wipe8(key0, sizeof(key0));
 		/* Past the text, block n's key stream XOR what @m held. */
 		chachapoly_zero_tail(out + CHACHA_BLOCK_BYTES, len,
 				     n - CHACHA_BLOCK_BYTES);
@@ -991,6 +991,6 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 		chacha_simd_end(save);
 	if (!tagged)
 		oot_poly1305_emit(&st, tag);
-	memzero_explicit(state, sizeof(state));
-	memzero_explicit(&st, sizeof(st));
+	chacha_wipe8(state, sizeof(state));
+	chacha_wipe8(&st, sizeof(st));
 }
