@@ -295,6 +295,17 @@ static __always_inline void chacha_le32_words(u32 *dst, const u8 *src,
 	}
 }
 
+/* The state's constant and @key: words 0-11. */
+static __always_inline void chacha_init_key(u32 *state, const u32 *key)
+{
+	/* "expand 32-byte k" */
+	state[0] = 0x61707865;
+	state[1] = 0x3320646e;
+	state[2] = 0x79622d32;
+	state[3] = 0x6b206574;
+	memcpy(&state[4], key, CHACHA_KEY_BYTES);
+}
+
 /*
  * The state for @key and the 16-byte @iv: the block counter state[12],
  * then the nonce, little endian.  Inline: every request starts here, and
@@ -303,12 +314,7 @@ static __always_inline void chacha_le32_words(u32 *dst, const u8 *src,
 static __always_inline void chacha_init_state(u32 *state, const u32 *key,
 					      const u8 *iv)
 {
-	/* "expand 32-byte k" */
-	state[0] = 0x61707865;
-	state[1] = 0x3320646e;
-	state[2] = 0x79622d32;
-	state[3] = 0x6b206574;
-	memcpy(&state[4], key, CHACHA_KEY_BYTES);
+	chacha_init_key(state, key);
 	chacha_le32_words(&state[12], iv, 4);
 }
 

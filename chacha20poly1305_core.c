@@ -926,11 +926,9 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 	bool one_call = simd && chachapoly_oneshot_one_call(ci, pi, nblocks,
 							    len);
 	bool tagged;
-	u8 iv[CHACHA_IV_BYTES] = { 0 };		/* counter 0 */
 
 	BUILD_BUG_ON(CHACHAPOLY_ONESHOT_AD_MAX != CHACHA_BLOCK_BYTES);
-	memcpy(iv + 4, nonce, CHACHAPOLY_NONCE_BYTES);
-	chacha_init_state(state, key, iv);
+	chachapoly_init_state(state, key, nonce);
 	if (one_call) {
 		/*
 		 * Block 0 stays in registers, so @m keeps the AD and no key
