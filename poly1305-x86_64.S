@@ -158,56 +158,6 @@
 .endm
 
 /*
- * The end of a whole short AEAD request in one call
- * (chachapoly_small_avx512vl(), chachapoly_small_avx2()): the one-time
- * key's r in the low and s in the high 128 bits of \key (\keyx its low
- * half), the %r9d (at least 1) blocks at %r10 absorbed from h = 0 with
- * hibit 1, and the tag into the pointer that was at 8(%rsp) when the
- * function was entered, with nothing pushed since; then the function's
- * return.  h in %r8, %r9, %r10; r0 in %r11, r1 in %rdi, rr1 in %r12;
- * the blocks at %rsi, counted in %eax; scratch %rbx, %r13, %r14, %r15;
- * s stays in \keyx.
- */
-.macro POLY1305_MULX_SMALL_MAC key, keyx
-	POLY1305_MULX_SAVE
-	vmovq		\keyx, %r11
-	vpextrq		$1, \keyx, %rdi
-	vextracti128	$1, \key, \keyx		/* s */
-	movabs		$0x0ffffffc0fffffff, %rbx
-	and		%rbx, %r11		/* r0, clamped */
-	movabs		$0x0ffffffc0ffffffc, %rbx
-	and		%rbx, %rdi		/* r1, clamped */
-	mov		%rdi, %r12
-	shr		$2, %r12
-	add		%rdi, %r12		/* rr1 = r1 + (r1 >> 2) */
-	mov		%r10, %rsi
-	mov		%r9d, %eax
-	xor		%r8d, %r8d
-	xor		%r9d, %r9d
-	xor		%r10d, %r10d
-
-.Lsmall_blocks\@:
-	POLY1305_BLOCK_MULX	%rsi, 0, $1, %r8, %r9, %r10, \
-				%r11, %rdi, %r12, %rbx, %r13, %r14, %r15
-	add		$16, %rsi
-	dec		%eax
-	jnz		.Lsmall_blocks\@
-
-	/* The tag, as oot_poly1305_emit(): h mod p, + s modulo 2^128. */
-	POLY1305_MULX_FINAL	%r8, %r9, %r10, %rbx, %r13, %r14
-	vmovq		\keyx, %rbx
-	vpextrq		$1, \keyx, %r13
-	add		%rbx, %r8
-	adc		%r13, %r9
-	mov		48(%rsp), %rax		/* tag, past the five pushes */
-	mov		%r8, 0(%rax)
-	mov		%r9, 8(%rax)
-	POLY1305_MULX_RESTORE
-	vzeroupper
-	RET
-.endm
-
-/*
  * Two chains, for long runs of blocks.  The chain above takes one
  * multiply's latency per block, about 12 cycles, while the multiplier and
  * the adders sit idle most of that time.  So groups of 16 blocks
@@ -384,26 +334,22 @@
 .endm
 
 /*
- * Another .S may include this file for the macros alone.
- */
-#ifndef POLY1305_MULX_MACROS_ONLY
-
-/*
- * The chains' frame, below the saved registers: k = r^8, r1, hibit, st,
- * what %rcx held, the groups left, the blocks after them, and the 8
- * blocks left of the group in hand.
+ * The chains' frame, below the saved registers: k = r^8, r1, hibit, what
+ * %rdi and %rcx held, the groups left, the blocks after them, the 8
+ * blocks left of the group in hand, and h2.
  */
 #define PK0		0(%rsp)
 #define PK1		8(%rsp)
 #define PK2		16(%rsp)
 #define PR1		24(%rsp)
 #define PHIBIT		32(%rsp)
-#define PST		40(%rsp)
+#define PRDI		40(%rsp)
 #define PRCX		48(%rsp)
 #define PGROUPS		56(%rsp)
 #define PREST		60(%rsp)
 #define PPAIRS		64(%rsp)
-#define PFRAME		72
+#define PH2		72(%rsp)
+#define PFRAME		80
 
 /*
  * From POLY1305_MULX_CHAINS blocks on, the two chains (see above) take
@@ -413,24 +359,26 @@
 #define POLY1305_MULX_CHAINS	16
 
 /*
- * After POLY1305_MULX_LOAD in the functions below (%rdi = st, %rsi = src,
- * %eax = the blocks, h in %r8 .. %r10, r0 in %r11, rr1 in %r12): the
- * whole groups of 16 in two chains, if there are POLY1305_MULX_CHAINS
- * blocks; then %rsi and %eax say what is left, %rdi and %rcx are as
- * before, and the code goes on at \done if nothing is.  Chain A is h,
- * chain B %rdi, %rcx, %rax, and both take %rbx, %r13 .. %r15 as scratch.
- * k and r1 leave the frame as zeros.
+ * With h in %r8 .. %r10, r0 in %r11, rr1 in %r12, r1 in \r1 (a register
+ * or memory), the blocks at %rsi and their count in %eax: the whole groups
+ * of 16 in two chains, each block with \hibit, if there are
+ * POLY1305_MULX_CHAINS blocks; then %rsi and %eax say what is left, %rdi
+ * and %rcx are as before, and the code goes on at \done if nothing is.
+ * Chain A is h, chain B %rdi, %rcx, %rax, and both take %rbx, %r13 ..
+ * %r15 as scratch, which the caller has saved.  k and r1 leave the frame
+ * as zeros.
  */
-.macro POLY1305_MULX_TWO hibit, done
+.macro POLY1305_MULX_TWO hibit, r1, done
 	cmp		$POLY1305_MULX_CHAINS, %eax
 	jb		.Ltwo_none\@
 	sub		$PFRAME, %rsp
-	mov		%rdi, PST
+	mov		\r1, %rdx
+	mov		%rdx, PR1
+	mov		%rdi, PRDI
 	mov		%rcx, PRCX
 	mov		\hibit, %rcx
 	mov		%rcx, PHIBIT
-	mov		32(%rdi), %rcx
-	mov		%rcx, PR1
+	mov		%r10, PH2
 	mov		%eax, %ecx
 	shr		$4, %ecx
 	mov		%ecx, PGROUPS
@@ -459,8 +407,7 @@
 	mov		%rdi, PK0
 	mov		%rcx, PK1
 	mov		%rax, PK2
-	mov		PST, %rdx
-	mov		16(%rdx), %r10		/* h2 again */
+	mov		PH2, %r10		/* h2 again */
 
 .Ltwo_group\@:
 	xor		%edi, %edi
@@ -490,7 +437,7 @@
 	movq		$0, PK1
 	movq		$0, PK2
 	movq		$0, PR1
-	mov		PST, %rdi
+	mov		PRDI, %rdi
 	mov		PRCX, %rcx
 	mov		PREST, %eax
 	add		$PFRAME, %rsp
@@ -498,6 +445,63 @@
 	jz		\done
 .Ltwo_none\@:
 .endm
+
+/*
+ * The end of a whole short AEAD request in one call
+ * (chachapoly_small_avx512vl(), chachapoly_small_avx2()): the one-time
+ * key's r in the low and s in the high 128 bits of \key (\keyx its low
+ * half), the %r9d (at least 1) blocks at %r10 absorbed from h = 0 with
+ * hibit 1, and the tag into the pointer that was at 8(%rsp) when the
+ * function was entered, with nothing pushed since; then the function's
+ * return.  h in %r8, %r9, %r10; r0 in %r11, r1 in %rdi, rr1 in %r12;
+ * the blocks at %rsi, counted in %eax; scratch %rbx, %r13, %r14, %r15;
+ * s stays in \keyx.
+ */
+.macro POLY1305_MULX_SMALL_MAC key, keyx
+	POLY1305_MULX_SAVE
+	vmovq		\keyx, %r11
+	vpextrq		$1, \keyx, %rdi
+	vextracti128	$1, \key, \keyx		/* s */
+	movabs		$0x0ffffffc0fffffff, %rbx
+	and		%rbx, %r11		/* r0, clamped */
+	movabs		$0x0ffffffc0ffffffc, %rbx
+	and		%rbx, %rdi		/* r1, clamped */
+	mov		%rdi, %r12
+	shr		$2, %r12
+	add		%rdi, %r12		/* rr1 = r1 + (r1 >> 2) */
+	mov		%r10, %rsi
+	mov		%r9d, %eax
+	xor		%r8d, %r8d
+	xor		%r9d, %r9d
+	xor		%r10d, %r10d
+	POLY1305_MULX_TWO	$1, %rdi, .Lsmall_tag\@
+
+.Lsmall_blocks\@:
+	POLY1305_BLOCK_MULX	%rsi, 0, $1, %r8, %r9, %r10, \
+				%r11, %rdi, %r12, %rbx, %r13, %r14, %r15
+	add		$16, %rsi
+	dec		%eax
+	jnz		.Lsmall_blocks\@
+
+.Lsmall_tag\@:
+	/* The tag, as oot_poly1305_emit(): h mod p, + s modulo 2^128. */
+	POLY1305_MULX_FINAL	%r8, %r9, %r10, %rbx, %r13, %r14
+	vmovq		\keyx, %rbx
+	vpextrq		$1, \keyx, %r13
+	add		%rbx, %r8
+	adc		%r13, %r9
+	mov		48(%rsp), %rax		/* tag, past the five pushes */
+	mov		%r8, 0(%rax)
+	mov		%r9, 8(%rax)
+	POLY1305_MULX_RESTORE
+	vzeroupper
+	RET
+.endm
+
+/*
+ * Another .S may include this file for the macros alone.
+ */
+#ifndef POLY1305_MULX_MACROS_ONLY
 
 .text
 
@@ -531,7 +535,7 @@ SYM_TYPED_FUNC_START(oot_poly1305_blocks_x86_64_mulx)
 	mov		%edx, %eax
 	mov		%ecx, %ecx		/* hibit, zero-extended */
 	POLY1305_MULX_LOAD	%rdi, %r8, %r9, %r10, %r11, %r12, %rbx
-	POLY1305_MULX_TWO	%rcx, .Lmulx_store
+	POLY1305_MULX_TWO	%rcx, 32(%rdi), .Lmulx_store
 
 .Lmulx_loop:
 	POLY1305_BLOCK_MULX	%rsi, 0, %rcx, %r8, %r9, %r10, \
@@ -568,7 +572,7 @@ SYM_FUNC_START(oot_poly1305_blocks_emit_x86_64_mulx)
 	POLY1305_MULX_SAVE
 	mov		%edx, %eax
 	POLY1305_MULX_LOAD	%rdi, %r8, %r9, %r10, %r11, %r12, %rbx
-	POLY1305_MULX_TWO	$1, .Lemit_store
+	POLY1305_MULX_TWO	$1, 32(%rdi), .Lemit_store
 	test		%eax, %eax
 	jz		.Lemit_tag
 
