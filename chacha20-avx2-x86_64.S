@@ -636,6 +636,61 @@ SYM_FUNC_END(chacha20_8block_body_avx2)
 .endif
 .endm
 
+/* Rows 0-3 of blocks 0 and 1 into A0-A3, as every row core starts. */
+.macro LOAD_ROWS2
+	vbroadcasti128	(16 * 0)(STATE), A0
+	vbroadcasti128	(16 * 1)(STATE), A1
+	vbroadcasti128	(16 * 2)(STATE), A2
+	LOAD_ROW3	A3, %xmm3, %xmm10
+.endm
+
+/*
+ * After LOAD_ROWS2: ROUNDS rounds of blocks 0 and 1 in A0-A3, and the
+ * feed-forward (B0-B3 keep the input).
+ */
+.macro ROWS2
+	vpaddd		chacha20_avx2_ctr01(%rip), A3, A3
+	vmovdqa		A0, B0
+	vmovdqa		A1, B1
+	vmovdqa		A2, B2
+	vmovdqa		A3, B3
+.Lrows2\@:
+	QUARTERROUND	A0, A1, A2, A3
+	DIAGONALIZE	A0, A2, A3
+	QUARTERROUND	A0, A1, A2, A3
+	UNDIAGONALIZE	A0, A2, A3
+	sub		$2, ROUNDS
+	ja		.Lrows2\@
+	vpaddd		B0, A0, A0
+	vpaddd		B1, A1, A1
+	vpaddd		B2, A2, A2
+	vpaddd		B3, A3, A3
+.endm
+
+/*
+ * After LOAD_ROWS2: ROUNDS rounds of blocks 0-3 in A0-A3 and B0-B3, and
+ * the feed-forward; blocks 2 and 3 take their counters from \ctr23.
+ */
+.macro ROWS4 ctr23
+	vmovdqa		A0, B0
+	vmovdqa		A1, B1
+	vmovdqa		A2, B2
+	vpaddd		\ctr23(%rip), A3, B3
+	vpaddd		chacha20_avx2_ctr01(%rip), A3, A3
+.Lrows4\@:
+	DOUBLEROUND4
+	sub		$2, ROUNDS
+	ja		.Lrows4\@
+	ADD_ROWS	0, A0, B0, T0
+	ADD_ROWS	1, A1, B1, T1
+	ADD_ROWS	2, A2, B2, T0
+	vbroadcasti128	(16 * 3)(STATE), T1
+	vpaddd		chacha20_avx2_ctr01(%rip), T1, T0
+	vpaddd		T0, A3, A3
+	vpaddd		\ctr23(%rip), T1, T1
+	vpaddd		T1, B3, B3
+.endm
+
 /*
  * void chacha20_4block_xor_avx2(const u32 *state, u8 *dst, const u8 *src,
  *				 unsigned int nrounds);
@@ -654,30 +709,8 @@ SYM_TYPED_FUNC_START(chacha20_4block_xor_avx2)
 SYM_FUNC_END(chacha20_4block_xor_avx2)
 
 SYM_TYPED_FUNC_START(chacha20_4block_xor_part_avx2)
-	vbroadcasti128	(16 * 0)(STATE), A0
-	vbroadcasti128	(16 * 1)(STATE), A1
-	vbroadcasti128	(16 * 2)(STATE), A2
-	LOAD_ROW3	A3, %xmm3, %xmm10
-	vmovdqa		A0, B0
-	vmovdqa		A1, B1
-	vmovdqa		A2, B2
-	vpaddd		chacha20_avx2_ctr23(%rip), A3, B3
-	vpaddd		chacha20_avx2_ctr01(%rip), A3, A3
-
-.Ldoubleround4:
-	DOUBLEROUND4
-	sub		$2, ROUNDS
-	ja		.Ldoubleround4
-
-	ADD_ROWS	0, A0, B0, T0
-	ADD_ROWS	1, A1, B1, T1
-	ADD_ROWS	2, A2, B2, T0
-	vbroadcasti128	(16 * 3)(STATE), T1
-	vpaddd		chacha20_avx2_ctr01(%rip), T1, T0
-	vpaddd		T0, A3, A3
-	vpaddd		chacha20_avx2_ctr23(%rip), T1, T1
-	vpaddd		T1, B3, B3
-
+	LOAD_ROWS2
+	ROWS4		chacha20_avx2_ctr23
 	cmp		$256, LEN
 	jne		.Lpart4
 	XOR_STORE	A0, A1, (64 * 0), (64 * 1), T0
@@ -712,28 +745,8 @@ SYM_TYPED_FUNC_START(chacha20_2block_xor_avx2)
 SYM_FUNC_END(chacha20_2block_xor_avx2)
 
 SYM_TYPED_FUNC_START(chacha20_2block_xor_part_avx2)
-	vbroadcasti128	(16 * 0)(STATE), A0
-	vbroadcasti128	(16 * 1)(STATE), A1
-	vbroadcasti128	(16 * 2)(STATE), A2
-	LOAD_ROW3	A3, %xmm3, %xmm10
-	vpaddd		chacha20_avx2_ctr01(%rip), A3, A3
-	vmovdqa		A0, B0
-	vmovdqa		A1, B1
-	vmovdqa		A2, B2
-	vmovdqa		A3, B3
-
-.Ldoubleround2:
-	QUARTERROUND	A0, A1, A2, A3
-	DIAGONALIZE	A0, A2, A3
-	QUARTERROUND	A0, A1, A2, A3
-	UNDIAGONALIZE	A0, A2, A3
-	sub		$2, ROUNDS
-	ja		.Ldoubleround2
-
-	vpaddd		B0, A0, A0
-	vpaddd		B1, A1, A1
-	vpaddd		B2, A2, A2
-	vpaddd		B3, A3, A3
+	LOAD_ROWS2
+	ROWS2
 	cmp		$128, LEN
 	jne		.Lpart2
 	XOR_STORE	A0, A1, (64 * 0), (64 * 1), T0
@@ -945,65 +958,31 @@ SYM_FUNC_START(chachapoly_small_avx2)
 	sub		$64, DST
 	sub		$64, SRC
 	mov		$20, ROUNDS
-	vbroadcasti128	(16 * 0)(STATE), A0
-	vbroadcasti128	(16 * 1)(STATE), A1
-	vbroadcasti128	(16 * 2)(STATE), A2
-	LOAD_ROW3	A3, %xmm3, %xmm10
+	LOAD_ROWS2
 	cmp		$128, LEN
 	ja		.Lsmall4_avx2
 
-	/* Blocks 0 and 1, as chacha20_2block_xor_part_avx2(). */
-	vpaddd		chacha20_avx2_ctr01(%rip), A3, A3
-	vmovdqa		A0, B0
-	vmovdqa		A1, B1
-	vmovdqa		A2, B2
-	vmovdqa		A3, B3
-.Lsmall2_rounds:
-	QUARTERROUND	A0, A1, A2, A3
-	DIAGONALIZE	A0, A2, A3
-	QUARTERROUND	A0, A1, A2, A3
-	UNDIAGONALIZE	A0, A2, A3
-	sub		$2, ROUNDS
-	ja		.Lsmall2_rounds
-	vpaddd		B0, A0, A0
-	vpaddd		B1, A1, A1
-	vpaddd		B2, A2, A2
-	vpaddd		B3, A3, A3
-	vperm2i128	$0x20, A1, A0, %ymm12
-	PART_PIECE	A0, A1, 0x31, 64, .Lsmall2_tail
-	PART_PIECE	A2, A3, 0x31, 96, .Lsmall2_tail
-	jmp		.Lsmall_mac_avx2
-.Lsmall2_tail:
-	PART_TAIL	.Lsmall_mac_avx2
+	/* Blocks 0 and 1. */
+	ROWS2
+	jmp		.Lsmall_pieces
 
 .Lsmall4_avx2:
-	/* Blocks 0 to 3, as chacha20_4block_xor_part_avx2(). */
-	vmovdqa		A0, B0
-	vmovdqa		A1, B1
-	vmovdqa		A2, B2
-	vpaddd		SMALL_CTR23(%rip), A3, B3
-	vpaddd		chacha20_avx2_ctr01(%rip), A3, A3
-.Lsmall4_rounds:
-	DOUBLEROUND4
-	sub		$2, ROUNDS
-	ja		.Lsmall4_rounds
-	ADD_ROWS	0, A0, B0, T0
-	ADD_ROWS	1, A1, B1, T1
-	ADD_ROWS	2, A2, B2, T0
-	vbroadcasti128	(16 * 3)(STATE), T1
-	vpaddd		chacha20_avx2_ctr01(%rip), T1, T0
-	vpaddd		T0, A3, A3
-	vpaddd		SMALL_CTR23(%rip), T1, T1
-	vpaddd		T1, B3, B3
+	/* Blocks 0 to 3. */
+	ROWS4		SMALL_CTR23
+
+.Lsmall_pieces:
+	/* Block 0's first half is the key; the text from block 1. */
 	vperm2i128	$0x20, A1, A0, %ymm12
-	PART_PIECE	A0, A1, 0x31, 64, .Lsmall4_tail
-	PART_PIECE	A2, A3, 0x31, 96, .Lsmall4_tail
-	PART_PIECE	B0, B1, 0x20, 128, .Lsmall4_tail
-	PART_PIECE	B2, B3, 0x20, 160, .Lsmall4_tail
-	PART_PIECE	B0, B1, 0x31, 192, .Lsmall4_tail
-	PART_PIECE	B2, B3, 0x31, 224, .Lsmall4_tail
+	PART_PIECE	A0, A1, 0x31, 64, .Lsmall_tail
+	PART_PIECE	A2, A3, 0x31, 96, .Lsmall_tail
+	cmp		$128, LEN
+	je		.Lsmall_mac_avx2	/* two blocks, the last whole */
+	PART_PIECE	B0, B1, 0x20, 128, .Lsmall_tail
+	PART_PIECE	B2, B3, 0x20, 160, .Lsmall_tail
+	PART_PIECE	B0, B1, 0x31, 192, .Lsmall_tail
+	PART_PIECE	B2, B3, 0x31, 224, .Lsmall_tail
 	jmp		.Lsmall_mac_avx2
-.Lsmall4_tail:
+.Lsmall_tail:
 	PART_TAIL	.Lsmall_mac_avx2
 
 .Lsmall_mac_avx2:
