@@ -231,13 +231,6 @@ chachapoly_poly_for(const struct chacha_impl *ci,
 }
 
 /*
- * Start a request: the ChaCha20 state for @key (8 words, CPU order) and
- * @nonce with the counter at 0; block 0 of the key stream is the
- * Poly1305 key, and the text starts at block 1.  Block 0 waits for the
- * first call that needs it.  Inline: a call and a return fewer per
- * request.
- */
-/*
  * A request's ChaCha20 state at block 0: the nonce's words straight into
  * the state, no IV built on the stack first (its 8-byte reloads across
  * two stores wait for both to retire).
@@ -250,6 +243,13 @@ static __always_inline void chachapoly_init_state(u32 *state, const u32 *key,
 	chacha_le32_words(&state[13], nonce, CHACHAPOLY_NONCE_BYTES / 4);
 }
 
+/*
+ * Start a request: the ChaCha20 state for @key (8 words, CPU order) and
+ * @nonce with the counter at 0; block 0 of the key stream is the
+ * Poly1305 key, and the text starts at block 1.  Block 0 waits for the
+ * first call that needs it.  Inline: a call and a return fewer per
+ * request.
+ */
 static inline void chachapoly_start(struct chachapoly_req *r,
 				    const struct chacha_impl *ci,
 				    const struct poly1305_impl *pi,
