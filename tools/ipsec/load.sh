@@ -34,7 +34,7 @@
 #			both guests
 #   25 load-requests	the hist triggers' counts: requests, in softirq,
 #			without SIMD, in softirq by CPU (at least one
-#			request, none dropped)
+#			request, at most 1% more dropped)
 #   26 load-ktls		every kTLS connection's bytes arrived as sent,
 #			both ways, with A's kTLS on the module's rfc7539
 #			and B's on an in-tree one
@@ -294,9 +294,14 @@ load_checks() {
 	# packets A's SAs carried meanwhile (one request each).
 	r=$(trace_counts) || r=''
 	[[ $st =~ ^[0-9]+$ && $pk0 =~ ^[0-9]+$ ]] && st=$((st - pk0)) || st='?'
-	ok=0
-	[[ $r =~ ^[1-9][0-9]*\ [0-9]+\ [0-9]+\ [0-9]+\ 0\  ]] || ok=1
+	# A hist table drops an event that meets its key half inserted by
+	# another CPU, after map_size tries (kernel/trace/tracing_map.c).
+	# Under TCG a vCPU can stop for a while in that window: one cold run
+	# on 6.1 dropped 2 of 16,124.  Up to 1% dropped still counts.
+	ok=1
 	read -r n s u us d bc <<<"${r:-? ? ? ? ? ?}"
+	[[ $r =~ ^[1-9][0-9]*\ [0-9]+\ [0-9]+\ [0-9]+\ [0-9]+\  ]] &&
+		[ $((d * 100)) -le "$n" ] && ok=0
 	verdict 25 $ok "requests: $n, in softirq $s, without SIMD $u" \
 		"($us of them in softirq; in softirq by CPU: $bc;" \
 		"hist entries dropped $d; kprobes at" \
