@@ -747,7 +747,14 @@ void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
 		      unsigned int len, bool encrypt, bool simd_usable,
 		      u8 *tag)
 {
-	bool simd = !r->pi->lib && chacha_request_simd(r->ci, len, simd_usable);
+	/*
+	 * The key stream of the text and, where the section makes it, of
+	 * block 0, judged as chachapoly_oneshot() judges it.  No text, no
+	 * section: block 0 alone is keyed at once.
+	 */
+	unsigned int n = len && chachapoly_key_late(r) ?
+			 len + CHACHA_BLOCK_BYTES : len;
+	bool simd = !r->pi->lib && chacha_request_simd(r->ci, n, simd_usable);
 
 	if (!simd || !chachapoly_key_late(r)) {
 		chachapoly_key(r, simd_usable);
