@@ -752,11 +752,11 @@ void chachapoly_crypt(struct chachapoly_req *r, u8 *dst, const u8 *src,
 	 * block 0, judged as chachapoly_oneshot() judges it.  No text, no
 	 * section: block 0 alone is keyed at once.
 	 */
-	unsigned int n = len && chachapoly_key_late(r) ?
-			 len + CHACHA_BLOCK_BYTES : len;
+	bool late = chachapoly_key_late(r);
+	unsigned int n = len && late ? len + CHACHA_BLOCK_BYTES : len;
 	bool simd = !r->pi->lib && chacha_request_simd(r->ci, n, simd_usable);
 
-	if (!simd || !chachapoly_key_late(r)) {
+	if (!simd || !late) {
 		chachapoly_key(r, simd_usable);
 		chachapoly_ad_end(r);
 	}
