@@ -180,7 +180,6 @@ log "built in $((t1 - t0)) s: A ${kver[a]} (${karch[a]}): $initrd_a;" \
 # the other guest's.  x86-64: console ttyS0, channel ttyS1.  arm64 (virt,
 # whose one UART is the console): the channel is a virtio serial port named
 # ipsec.ctl (guest-init.sh finds it by that name).
-port=$((20000 + (RANDOM % 20000) * 2))
 declare -A qpid wfd rfd dead
 start_guest() { # NAME CPU INITRD LOCALPORT PEERPORT MAC
 	local g=$1 fdw fdr args qemu
@@ -293,8 +292,19 @@ boot_report() {
 	echo "$g: $st${q:+; QEMU: $q}; console: ${c:-empty}"
 }
 
-# boot_guests: start both guests and wait for them; 0 once both are up.
+# boot_reports: boot_report of each guest that gave no answer, joined.
+boot_reports() {
+	local g r=''
+	for g in a b; do
+		[ -z "${dead[$g]}" ] || r+="${r:+; }$(boot_report $g)"
+	done
+	echo "$r"
+}
+
+# boot_guests: start both guests on a new port pair and wait for them; 0
+# once both are up.
 boot_guests() {
+	port=$((20000 + (RANDOM % 20000) * 2))
 	start_guest a "$cpu_a" "$initrd_a" "$port" "$((port + 1))" \
 		52:54:00:00:00:0a
 	start_guest b "$cpu_b" "$initrd_b" "$((port + 1))" "$port" \
@@ -462,8 +472,8 @@ ready=0 first_boot=''
 if boot_guests; then
 	ready=1
 else
+	first_boot=$(boot_reports)
 	for g in a b; do
-		[ -z "${dead[$g]}" ] || first_boot+="${first_boot:+; }$(boot_report $g)"
 		cp "$out/console-$g.log" "$out/console-$g.first.log" 2>/dev/null ||
 			true
 	done
@@ -474,7 +484,6 @@ else
 		fd=${wfd[$g]} && exec {fd}>&-
 		fd=${rfd[$g]} && exec {fd}<&-
 	done
-	port=$((20000 + (RANDOM % 20000) * 2))
 	! boot_guests || ready=1
 fi
 t2=$(now)
@@ -512,12 +521,8 @@ if [ $ready = 1 ]; then
 			cut -d' ' -f1), loaded $(echo "$mod_b" | cut -d' ' -f2)" \
 		"${first_boot:+(second boot; the first: $first_boot)}"
 else
-	r=''
-	for g in a b; do
-		[ -z "${dead[$g]}" ] || r+="${r:+; }$(boot_report $g)"
-	done
 	verdict 1 1 "the guests did not come up twice: first $first_boot;" \
-		"then $r (see $out/console-[ab]{.first,}.log)"
+		"then $(boot_reports) (see $out/console-[ab]{.first,}.log)"
 fi
 
 # 2. link: the wire, in clear, before any SA.
