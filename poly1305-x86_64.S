@@ -139,13 +139,21 @@
 /*
  * h = t0 + t1 2^64 + (t2 & 3) 2^128 + 5 (t2 >> 2), the same modulo p,
  * with \h2 <= 4 again.  Clobbers \t0, \t1 and the flags.
+ *
+ * With \src, the next block goes in too, as POLY1305_MULX_ADD, before
+ * the carries of 5 (t2 >> 2): they end the chain from one block to the
+ * next, and the block's adds come off it.  \h2 <= 3 + 1 + 1 + 1 = 6
+ * then, as after POLY1305_MULX_ADD.
  */
-.macro POLY1305_MULX_REDUCE h0, h1, h2, t0, t1
+.macro POLY1305_MULX_REDUCE h0, h1, h2, t0, t1, src, off, hibit
 	mov		\h2, \t0
 	mov		\h2, \t1
 	and		$-4, \t0		/* 4 (t2 >> 2) */
 	shr		$2, \t1			/* t2 >> 2 */
 	and		$3, \h2
+.ifnb \src
+	POLY1305_MULX_ADD	\src, \off, \hibit, \h0, \h1, \h2
+.endif
 
 	add		\t1, \t0		/* 5 (t2 >> 2) < 2^64 */
 	add		\t0, \h0
@@ -293,6 +301,27 @@
 	POLY1305_MULX_MUL	\h0, \h1, \h2, \r0, \r1, \rr1, \
 				\t0, \t1, \t2, \t3
 	POLY1305_MULX_REDUCE	\h0, \h1, \h2, \t0, \t1
+.endm
+
+/*
+ * The %eax (at least 1) blocks at %rsi one after another, each with
+ * \hibit, as POLY1305_BLOCK_MULX in a loop, but each block's add goes
+ * into the previous block's POLY1305_MULX_REDUCE.  h in %r8, %r9, %r10;
+ * r0 in %r11, r1 in \r1 (a register or memory), rr1 in %r12; scratch
+ * %rbx, %r13 .. %r15.  %rsi ends past the blocks, %eax at 0.
+ */
+.macro POLY1305_MULX_BLOCKS hibit, r1
+	POLY1305_MULX_ADD	%rsi, 0, \hibit, %r8, %r9, %r10
+.Lblocks_mul\@:
+	POLY1305_MULX_MUL	%r8, %r9, %r10, %r11, \r1, %r12, \
+				%rbx, %r13, %r14, %r15
+	add		$16, %rsi
+	dec		%eax
+	jz		.Lblocks_last\@
+	POLY1305_MULX_REDUCE	%r8, %r9, %r10, %rbx, %r13, %rsi, 0, \hibit
+	jmp		.Lblocks_mul\@
+.Lblocks_last\@:
+	POLY1305_MULX_REDUCE	%r8, %r9, %r10, %rbx, %r13
 .endm
 
 /*
@@ -476,12 +505,7 @@
 	xor		%r10d, %r10d
 	POLY1305_MULX_TWO	$1, %rdi, .Lsmall_tag\@
 
-.Lsmall_blocks\@:
-	POLY1305_BLOCK_MULX	%rsi, 0, $1, %r8, %r9, %r10, \
-				%r11, %rdi, %r12, %rbx, %r13, %r14, %r15
-	add		$16, %rsi
-	dec		%eax
-	jnz		.Lsmall_blocks\@
+	POLY1305_MULX_BLOCKS	$1, %rdi
 
 .Lsmall_tag\@:
 	/* The tag, as oot_poly1305_emit(): h mod p, + s modulo 2^128. */
@@ -537,12 +561,7 @@ SYM_TYPED_FUNC_START(oot_poly1305_blocks_x86_64_mulx)
 	POLY1305_MULX_LOAD	%rdi, %r8, %r9, %r10, %r11, %r12, %rbx
 	POLY1305_MULX_TWO	%rcx, 32(%rdi), .Lmulx_store
 
-.Lmulx_loop:
-	POLY1305_BLOCK_MULX	%rsi, 0, %rcx, %r8, %r9, %r10, \
-				%r11, 32(%rdi), %r12, %rbx, %r13, %r14, %r15
-	add		$16, %rsi
-	dec		%eax
-	jnz		.Lmulx_loop
+	POLY1305_MULX_BLOCKS	%rcx, 32(%rdi)
 
 .Lmulx_store:
 	POLY1305_MULX_STORE	%rdi, %r8, %r9, %r10
@@ -576,12 +595,7 @@ SYM_FUNC_START(oot_poly1305_blocks_emit_x86_64_mulx)
 	test		%eax, %eax
 	jz		.Lemit_tag
 
-.Lemit_loop:
-	POLY1305_BLOCK_MULX	%rsi, 0, $1, %r8, %r9, %r10, \
-				%r11, 32(%rdi), %r12, %rbx, %r13, %r14, %r15
-	add		$16, %rsi
-	dec		%eax
-	jnz		.Lemit_loop
+	POLY1305_MULX_BLOCKS	$1, 32(%rdi)
 .Lemit_store:
 	POLY1305_MULX_STORE	%rdi, %r8, %r9, %r10
 
