@@ -43,6 +43,7 @@
 #define AEAD_MAX_TEXT	4160
 #define AEAD_SPLITS	200
 #define AEAD_OFF	8
+#define AEAD_MAX_PAIRS	(CHACHA_MAX_IMPLS * 4)
 
 static u8 pt_buf[AEAD_OFF + AEAD_MAX_TEXT + 64];
 static u8 ct_ref[AEAD_MAX_TEXT + 64];
@@ -335,6 +336,44 @@ static void test_lengths(const struct aead_pair *pairs, unsigned int n)
 			    0);
 }
 
+/*
+ * Where an implementation prefers zmm, its key call takes the text by
+ * the stride chacha_calibrate() chose (chachapoly_key_core()): every
+ * length again for its pairs under each other stride choice, then the
+ * widest, the default, back.
+ */
+static void test_key_strides(const struct aead_pair *pairs, unsigned int n)
+{
+	struct aead_pair sub[AEAD_MAX_PAIRS];
+	unsigned int i, j, k, m;
+
+	for (i = 0; i < chacha_nimpls; i++) {
+		const struct chacha_impl *ci = &chacha_impls[i];
+
+		if (!(ci->prefer & CHACHA_CPU_PREFER_ZMM))
+			continue;
+		for (j = m = 0; j < n; j++)
+			if (pairs[j].ci == ci)
+				sub[m++] = pairs[j];
+		if (!m)
+			continue;
+		for (k = 1; k < CHACHA_STRIDE_CHOICES && ci->cores[k].blocks;
+		     k++) {
+			bool ok = !chacha_set_stride(ci, ci->cores[k].blocks);
+
+			count(ok);
+			if (!ok) {
+				report("aead/stride %s: no %u-block stride",
+				       ci->name, ci->cores[k].blocks);
+				continue;
+			}
+			new_group();
+			test_lengths(sub, m);
+		}
+		chacha_set_stride(ci, ci->cores[0].blocks);
+	}
+}
+
 static void test_splits(const struct aead_pair *p)
 {
 	u8 key[32], nonce[12], ad[AEAD_MAX_AD];
@@ -421,8 +460,6 @@ static void test_wipe(const struct aead_pair *p)
 		       p->name);
 }
 
-#define AEAD_MAX_PAIRS	(CHACHA_MAX_IMPLS * 4)
-
 void test_aead(void)
 {
 	struct aead_pair pairs[AEAD_MAX_PAIRS];
@@ -464,6 +501,7 @@ void test_aead(void)
 	before = harness_failed();
 	new_group();
 	test_lengths(pairs, n);
+	test_key_strides(pairs, n);
 	for (i = 0; i < n; i++) {
 		new_group();
 		test_vectors(&pairs[i]);
