@@ -346,7 +346,7 @@ static int chachapoly_walk(struct aead_request *req, bool encrypt,
  * The request's pair, the module's choice or the user's: the Poly1305 for
  * @textlen bytes of text.
  */
-static const struct chacha_impl *
+static __always_inline const struct chacha_impl *
 chachapoly_pair(unsigned int textlen, const struct poly1305_impl **pi)
 {
 	const struct chacha_impl *ci = READ_ONCE(chacha_impl);
