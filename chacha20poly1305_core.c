@@ -339,8 +339,10 @@ static __always_inline unsigned int chachapoly_key_core(const struct chachapoly_
 		*len = min_t(unsigned int, *len, 15 * CHACHA_BLOCK_BYTES);
 		return 16;
 	}
-	if (blocks <= 16 || (blocks > 24 - 4 && blocks <= 24))
-		return blocks <= 16 ? 16 : 24;
+	if (blocks <= 16)
+		return 16;
+	if (blocks > 24 - 4 && blocks <= 24)
+		return 24;
 	stride = chacha_stride(r->ci);
 	if (!stride || (blocks - 1) % stride == 0)
 		return 0;
