@@ -222,6 +222,8 @@ static u8 *src_buf, *dst_buf;
  */
 #define MAX_AEAD_AD	1024
 static unsigned int opt_aead_ad = 20;
+/* --in-place: decrypting rows copy the ciphertext to dst, then work there. */
+static bool opt_in_place;
 static u8 aead_ad[MAX_AEAD_AD];
 static u32 aead_key[CHACHA_KEY_BYTES / 4];
 static u8 *ct_buf;
@@ -324,16 +326,31 @@ static void call_peer(const struct subject *s, u32 *state, u8 *dst,
 }
 
 /*
+ * The ciphertext a decrypting row reads: ct_buf; with --in-place, a copy
+ * of it in @dst, as IPsec decrypts.  Every row pays the same copy.
+ */
+static const u8 *aead_src(const struct subject *s, u8 *dst, const u8 *src,
+			  unsigned int len)
+{
+	if (!s->decrypt)
+		return src;
+	if (!opt_in_place)
+		return ct_buf;
+	memcpy(dst, ct_buf, len);
+	return dst;
+}
+
+/*
  * The AEAD rows: the module's request, the kernel's template re-created,
  * a library (charged F per 4 KiB as call_peer() is).  Decrypting rows
- * take the ciphertext from ct_buf.
+ * take the ciphertext from aead_src().
  */
 static void call_amodule(const struct subject *s, u32 *state, u8 *dst,
 			 const u8 *src, unsigned int len)
 {
 	s->paths->set_lib_poly(s->ptier);
 	aead_ok = s->paths->aead(s->impl, s->poly, &aead_req, dst,
-				 s->decrypt ? ct_buf : src, len, s->decrypt);
+				 aead_src(s, dst, src, len), len, s->decrypt);
 	aead_rejected += !aead_ok;
 }
 
@@ -341,7 +358,7 @@ static void call_akernel(const struct subject *s, u32 *state, u8 *dst,
 			 const u8 *src, unsigned int len)
 {
 	aead_ok = s->paths->kernel_aead(s->tier, s->ptier, s->v7, &aead_req,
-					dst, s->decrypt ? ct_buf : src, len,
+					dst, aead_src(s, dst, src, len), len,
 					s->decrypt);
 	aead_rejected += !aead_ok;
 }
@@ -349,12 +366,12 @@ static void call_akernel(const struct subject *s, u32 *state, u8 *dst,
 static void call_apeer(const struct subject *s, u32 *state, u8 *dst,
 		       const u8 *src, unsigned int len)
 {
+	const u8 *in = aead_src(s, dst, src, len);
 	unsigned int n;
 
 	for (n = 0; n < len; n += SECTION_BYTES)
 		bench_plain.fpu_charge();
-	aead_ok = !peer_aead(s->peer, s->decrypt, dst,
-			     s->decrypt ? ct_buf : src, len, aead_ad,
+	aead_ok = !peer_aead(s->peer, s->decrypt, dst, in, len, aead_ad,
 			     aead_req.adlen, aead_req.tag);
 	aead_rejected += !aead_ok;
 }
@@ -2743,6 +2760,8 @@ static void print_help(FILE *f)
 		"  --targets FILE  the targets to judge (default tools/bench/targets)\n"
 		"  --aead-ad N     bytes of AD per ChaCha20-Poly1305 message (default\n"
 		"                  20, dm-crypt's; ESP has 8 or 12), at most 1024\n"
+		"  --in-place      AEAD rows decrypt in place, as IPsec does: each\n"
+		"                  request copies the ciphertext to its output first\n"
 		"  --cpu N         the CPU to pin to (default: the last one allowed)\n"
 		"  --commit ID     the commit measured, for the Markdown\n"
 		"  --csv FILE      write every point as CSV\n"
@@ -2809,6 +2828,7 @@ static void parse_args(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "mitigations", required_argument, NULL, 'M' },
 		{ "aead-ad", required_argument, NULL, 'A' },
+		{ "in-place", no_argument, NULL, 'I' },
 		{ "targets", required_argument, NULL, 'T' },
 		{ "commit", required_argument, NULL, 'g' },
 		{ "csv", required_argument, NULL, 'o' },
@@ -2867,6 +2887,9 @@ static void parse_args(int argc, char **argv)
 					MAX_AEAD_AD);
 				exit(2);
 			}
+			break;
+		case 'I':
+			opt_in_place = true;
 			break;
 		case 'T':
 			opt_targets = optarg;
@@ -2994,8 +3017,9 @@ int main(int argc, char **argv)
 #endif
 	out("- F = %u TSC cycles per SIMD section (--fpu-cost): %s\n", opt_fpu_cost,
 	    "per chacha_simd_begin() of module-*, per 4 KiB walk step of kernel-* and of the libraries");
-	out("- ChaCha20-Poly1305: AD %u bytes (--aead-ad), %s; %s\n", opt_aead_ad,
+	out("- ChaCha20-Poly1305: AD %u bytes (--aead-ad), %s%s; %s\n", opt_aead_ad,
 	    "the module's and the kernel's Poly1305 F per section as well",
+	    opt_in_place ? "; decrypting in place (--in-place)" : "",
 	    "kernel*-aead-* leave out the template's API calls, scatterlist walks and callbacks (a lower bound)");
 	out("- %u points, best of %u batches each, in %.1f s; timer overhead %llu cycles; ",
 	    npoints, opt_reps, elapsed_ns(&t0, &t1) / 1e9,

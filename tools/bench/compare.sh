@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# compare.sh [-n RUNS] [-r REPS] [-l LIMIT] REV [ROW=OLDROW ...]
+# compare.sh [-n RUNS] [-r REPS] [-l LIMIT] [-a ARGS] REV [ROW=OLDROW ...]
 #
 # The module's request path now against commit REV: builds REV's
 # benchmark in a worktree of its own (cached under $CHACHA_CACHE), then
@@ -15,23 +15,26 @@
 # module-avx512=module-avx2: today's default against REV's, on a CPU
 # where REV had no AVX-512).  Ends with a TARGET no-slower-than-REV line
 # per row: now no slower than REV at any size, by more than LIMIT
-# (default 1.00).  A benchmark, not a test: it prints numbers.
+# (default 1.00).  -a ARGS: more options for both benchmarks, split at
+# blanks (e.g. -a --in-place; REV's must know them).  A benchmark, not a
+# test: it prints numbers.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cache=${CHACHA_CACHE:-$HOME/.cache/chacha20-simd}
-runs=5 reps=256 limit=1.00
-while getopts "n:r:l:" o; do
+runs=5 reps=256 limit=1.00 args=()
+while getopts "n:r:l:a:" o; do
 	case $o in
 	n) runs=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	l) limit=$OPTARG ;;
-	*) sed -n '4,15s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	a) read -ra more <<<"$OPTARG"; args+=("${more[@]}") ;;
+	*) sed -n '4,20s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-rev=${1:?usage: $0 [-n RUNS] [-r REPS] [-l LIMIT] REV [ROW=OLDROW ...]}
+rev=${1:?usage: $0 [-n RUNS] [-r REPS] [-l LIMIT] [-a ARGS] REV [ROW=OLDROW ...]}
 shift
 pairs=("$@")
 
@@ -48,11 +51,13 @@ make -s -C "$here" >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for ((i = 0; i < runs; i++)); do
-	"$old/tools/bench/build/bench" --reps "$reps" --csv "$out/old-$i.csv" >/dev/null
-	"$here/build/bench" --reps "$reps" --csv "$out/new-$i.csv" >/dev/null
+	"$old/tools/bench/build/bench" --reps "$reps" ${args[@]+"${args[@]}"} \
+		--csv "$out/old-$i.csv" >/dev/null
+	"$here/build/bench" --reps "$reps" ${args[@]+"${args[@]}"} \
+		--csv "$out/new-$i.csv" >/dev/null
 done
 
-echo "now ($(git -C "$top" describe --always --dirty)) against $sha; fastest of $runs runs each, by turns, --reps $reps"
+echo "now ($(git -C "$top" describe --always --dirty)) against $sha; fastest of $runs runs each, by turns, --reps $reps${args[*]+ ${args[*]}}"
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)," \
 	"family/model $(grep -m1 'cpu family' /proc/cpuinfo | awk '{print $4}')/$(grep -m1 '^model' /proc/cpuinfo | awk '{print $3}')"
 python3 - "$out" "$sha" "$limit" "${pairs[@]}" <<'EOF'
