@@ -531,7 +531,8 @@ static void chachapoly_strides(struct chachapoly_req *r, u8 *dst,
 static __always_inline void chachapoly_chacha(const struct chacha_impl *ci,
 					      const struct poly1305_impl *pi,
 					      u32 *state, u8 *dst,
-					      const u8 *src, unsigned int len)
+					      const u8 *src, unsigned int len,
+					      bool wide)
 {
 #ifdef __x86_64__
 	if (len <= 8 * CHACHA_BLOCK_BYTES && chachapoly_stitches(ci, pi)) {
@@ -564,8 +565,21 @@ static __always_inline void chachapoly_chacha(const struct chacha_impl *ci,
 		state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
 		return;
 	}
+	/*
+	 * With @wide, 21 to 24 blocks on the zmm implementation: its 24-block
+	 * core in one call, as chachapoly_key_core() takes it with block 0,
+	 * not a stride and a tail.  Where the text is never that long, no
+	 * call site for it.
+	 */
+	if (wide && len > 20 * CHACHA_BLOCK_BYTES && len <= 24 * CHACHA_BLOCK_BYTES &&
+	    (ci->prefer & CHACHA_CPU_PREFER_ZMM)) {
+		chacha20_24block_xor_part_avx512(state, dst, src, 20, len);
+		state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
+		return;
+	}
 #else
 	(void)pi;	/* no direct calls here */
+	(void)wide;
 #endif
 	chacha_crypt_impl(ci, state, dst, src, len, 20);
 }
@@ -591,7 +605,8 @@ static unsigned int chachapoly_stitched(struct chachapoly_req *r, u8 *dst,
 	if (!n || !chachapoly_stitches(r->ci, r->pi))
 		return 0;
 	if (mac_dst && !lagged) {
-		chachapoly_chacha(r->ci, r->pi, r->state, dst, src, stride);
+		chachapoly_chacha(r->ci, r->pi, r->state, dst, src, stride,
+				  false);
 		i = stride;
 	}
 	if (i < n)
@@ -704,7 +719,7 @@ static __always_inline void chachapoly_step(struct chachapoly_req *r,
 		chachapoly_text(r, src, len, in_section);
 	if (len > ciphered && in_section)
 		chachapoly_chacha(r->ci, r->pi, r->state, dst + ciphered,
-				  src + ciphered, len - ciphered);
+				  src + ciphered, len - ciphered, true);
 	else if (len > ciphered)
 		chacha_crypt_request(r->ci, r->state, dst + ciphered,
 				     src + ciphered, len - ciphered, 20, false);
@@ -1006,7 +1021,8 @@ void chachapoly_oneshot(const struct chacha_impl *ci,
 	if (encrypt)
 		memcpy(head, m, sizeof(head));
 	if (simd)
-		chachapoly_chacha(ci, pi, state, encrypt ? m : out, m, n);
+		chachapoly_chacha(ci, pi, state, encrypt ? m : out, m, n,
+				  false);
 	else
 		chacha_crypt_request(ci, state, encrypt ? m : out, m, n, 20,
 				     false);
