@@ -378,6 +378,18 @@ static __always_inline void chacha_crypt_cores(const struct chacha_impl *impl,
 		chacha_crypt_scalar(state, dst, src, len, nrounds);
 		return;
 	}
+	/*
+	 * Where the stride core is narrower than core 0, the widest, and
+	 * @len fills core 0 but for a few blocks: one call of its part
+	 * entry, where it has one (one call site per implementation).
+	 */
+	if (wide && impl->cores[0].part &&
+	    len > impl->cores[wide].blocks * CHACHA_BLOCK_BYTES &&
+	    chacha_core_fills(impl->cores[0].blocks, len)) {
+		impl->cores[0].part(state, dst, src, nrounds, len);
+		state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
+		return;
+	}
 	/* The stride core, by constant index (the widest by default). */
 	BUILD_BUG_ON(CHACHA_STRIDE_CHOICES != 3);
 	if (!chacha_strides_at(impl, 1, wide, state, &dst, &src, &len,

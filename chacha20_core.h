@@ -397,12 +397,33 @@ int chacha_set_stride(const struct chacha_impl *impl, unsigned int blocks);
 unsigned int chacha_stride(const struct chacha_impl *impl);
 
 /*
+ * The most blocks a core wider than the stride may leave unused where one
+ * call of it takes the place of a stride and a tail.  A core costs about
+ * the same per call with a block more: its rounds are bound by latency.
+ */
+#define CHACHA_WIDE_IDLE_BLOCKS	3
+
+/*
+ * Whether @len bytes fill a core of @blocks blocks but for at most
+ * CHACHA_WIDE_IDLE_BLOCKS: then, where they are more than a stride, one
+ * call of that core beats a stride and a tail.
+ */
+static __always_inline bool chacha_core_fills(unsigned int blocks,
+					      unsigned int len)
+{
+	return len > (blocks - CHACHA_WIDE_IDLE_BLOCKS - 1) * CHACHA_BLOCK_BYTES &&
+	       len <= blocks * CHACHA_BLOCK_BYTES;
+}
+
+/*
  * XOR @len bytes using @impl's stride core (chacha_stride()) for whole
  * strides, then one call of the narrowest core that covers the tail (its
  * partial entry point, or through a stack buffer, when the tail is shorter
  * than its stride), except that a tail of at most
  * chacha_scalar_tail_bytes runs in scalar C; advances state[12] by the
- * number of blocks begun.  The caller owns any FPU section around it.
+ * number of blocks begun.  More than a stride that fills @impl's widest
+ * core (chacha_core_fills()) takes one call of that core.  The caller
+ * owns any FPU section around it.
  */
 void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 		       const u8 *src, unsigned int len, unsigned int nrounds);

@@ -341,7 +341,7 @@ static __always_inline unsigned int chachapoly_key_core(const struct chachapoly_
 	}
 	if (blocks <= 16)
 		return 16;
-	if (blocks > 24 - 4 && blocks <= 24)
+	if (chacha_core_fills(24, blocks * CHACHA_BLOCK_BYTES))
 		return 24;
 	stride = chacha_stride(r->ci);
 	if (!stride || (blocks - 1) % stride == 0)
@@ -566,13 +566,13 @@ static __always_inline void chachapoly_chacha(const struct chacha_impl *ci,
 		return;
 	}
 	/*
-	 * With @wide, 21 to 24 blocks on the zmm implementation: its 24-block
-	 * core in one call, as chachapoly_key_core() takes it with block 0,
-	 * not a stride and a tail.  Where the text is never that long, no
-	 * call site for it.
+	 * With @wide, text that fills the zmm implementation's 24-block
+	 * core (chacha_core_fills()): one direct call of it, as
+	 * chacha_crypt_impl() would make.  Where the text is never that
+	 * long, no call site for it.
 	 */
-	if (wide && len > 20 * CHACHA_BLOCK_BYTES && len <= 24 * CHACHA_BLOCK_BYTES &&
-	    (ci->prefer & CHACHA_CPU_PREFER_ZMM)) {
+	if (wide && (ci->prefer & CHACHA_CPU_PREFER_ZMM) &&
+	    chacha_core_fills(24, len)) {
 		chacha20_24block_xor_part_avx512(state, dst, src, 20, len);
 		state[12] += DIV_ROUND_UP(len, CHACHA_BLOCK_BYTES);
 		return;
