@@ -422,8 +422,8 @@ static __always_inline bool chacha_core_fills(unsigned int blocks,
  * than its stride), except that a tail of at most
  * chacha_scalar_tail_bytes runs in scalar C; advances state[12] by the
  * number of blocks begun.  More than a stride that fills @impl's widest
- * core (chacha_core_fills()) takes one call of that core.  The caller
- * owns any FPU section around it.
+ * core (chacha_core_fills()) takes one call of that core's part entry,
+ * where it has one.  The caller owns any FPU section around it.
  */
 void chacha_crypt_impl(const struct chacha_impl *impl, u32 *state, u8 *dst,
 		       const u8 *src, unsigned int len, unsigned int nrounds);
