@@ -38,7 +38,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
 top=$top_dir
-usage() { sed -n '4,33s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '4,34s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 arch='' cpu='' expect='' extra='' impls='' modparams=- fuzz=1000 min=20 timeout=2400 series=7.3
 while [ $# -gt 0 ]; do
