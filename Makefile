@@ -65,8 +65,9 @@ modules-debian: deps ## W=1 builds against Debian's 6.1 and 6.12 headers (also -
 	for k in 6.1 6.12 6.1-arm64 6.12-arm64 6.1-rt 6.12-rt 6.1-rt-arm64; do \
 		CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k >/dev/null || exit 1; done
 	@$(call gate,debian)
-	for k in 7.3 7.3-arm64; do \
-		CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k >/dev/null || exit 1; done
+	for k in 7.3 7.3-arm64; do t0=$$(date +%s); \
+		CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k >/dev/null || exit 1; \
+		echo "modules-debian: $$k took $$(($$(date +%s) - t0)) s"; done
 	@$(call gate,kernels)
 	for k in 7.3-gcc 7.3-gcc-arm64 6.12-be-arm64; do \
 		CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k >/dev/null || exit 1; done
@@ -114,6 +115,10 @@ fresh-check: deps ## make deps-bench + make bench (short), make deps-user + make
 kunit: deps ## KUnit suites in the 7.3 test kernels built here (x86-64 and arm64)
 	bash tools/kunit/check-all.sh
 
+# Every VM row of tools/rows: make check's and the ones it leaves out.
+vm: deps ## the VM checks of every kernel on every CPU model (tools/rows), make check's and the rest
+	bash tools/vm/check-all.sh
+
 # AVX-512 inside kernels: Bochs 3.0 on Cannon Lake and Skylake-X models.
 bochs: deps ## AVX-512 in kernels under Bochs: both sides of the zmm policy, a task's zmm16-31, KUnit
 	bash tools/bochs/check-all.sh
@@ -137,24 +142,28 @@ peer-tests: deps ## cryptsetup's tests/mode-test (Adiantum) and luks2-integrity-
 # (tools/emulated-check.sh), on Debian's kernels as soon as a lane is free,
 # on 7.3 once its kernels are built: the lanes open these gates.
 gate = [ -z "$$CHACHA_GATES" ] || touch "$$CHACHA_GATES/$(1)"
+# steps TARGETS: each in a serial make of its own, in turn, each timed
+# ("make check: T took N s"), up to the first that fails; s: 1 if one did
+steps = s=0; for t in $(1); do t0=$$(date +%s); \
+	MAKEFLAGS= $(MAKE) --no-print-directory $$t || s=1; \
+	echo "make check: $$t took $$(($$(date +%s) - t0)) s"; \
+	[ $$s -eq 0 ] || break; done
 
 check: deps ## every test (KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64, PREEMPT_RT 6.1 and 6.12; make bochs; IPsec; cryptsetup's tests)
 	bash tools/check.sh
 
 # test-user is not here: fresh-check runs it, in a bare Debian 12 root.
 check-source: deps ## make check's first lane: test-arm64 checkpatch docs (test-user: in fresh-check)
-	MAKEFLAGS= $(MAKE) --no-print-directory test-arm64 checkpatch docs; \
-		s=$$?; $(call gate,source); exit $$s
+	$(call steps,test-arm64 checkpatch docs); $(call gate,source); exit $$s
 
 # modules-debian opens the kernels gate once the 7.3 test kernels and the
 # module on them are built: the emulator jobs on them need not wait for
 # the rest of this lane, mostly apt and dpkg.  Later steps only reuse those
 # builds.  The gate is opened here again in case modules-debian failed.
 check-kernels: deps ## make check's second lane: modules-debian disasm-check symbols-check sparse dkms install-check deb-check fresh-check
-	MAKEFLAGS= $(MAKE) --no-print-directory modules-debian disasm-check \
-		symbols-check sparse dkms install-check deb-check; \
-		s=$$?; $(call gate,kernels); \
-		MAKEFLAGS= $(MAKE) --no-print-directory fresh-check || s=1; exit $$s
+	$(call steps,modules-debian disasm-check symbols-check sparse dkms \
+		install-check deb-check); $(call gate,kernels); f=$$s; \
+	$(call steps,fresh-check); [ $$f -eq 0 ] && [ $$s -eq 0 ]
 
 check-fast: deps test-user ## the user-space harness and one VM boot
 	bash tools/vm/run.sh --kernel 6.1 --cpu max --expect avx2
@@ -176,4 +185,4 @@ help: ## this list
 .PHONY: all have-headers modules install uninstall clean deps test-user test-arm64 \
 	checkpatch modules-debian disasm-check symbols-check sparse docs dkms install-check deb deb-check \
 	fresh-check check \
-	check-source check-kernels check-fast demo bench kunit bochs ipsec peer-tests help
+	check-source check-kernels check-fast demo bench kunit vm bochs ipsec peer-tests help
