@@ -11,8 +11,8 @@
 #	rows 6.1 (strongSwan, load) and arm64 6.1 against x86-64 6.1
 #	(tools/ipsec/check-all.sh --job);
 #   on the 7.3 kernels built here: the VM rows (x86-64, arm64), KUnit
-#	(tools/kunit/check-all.sh --only: x86-64 on -cpu max, arm64; not
-#	qemu64, make kunit's only), the Bochs row with the default
+#	(tools/kunit/check-all.sh --job: x86-64 on -cpu max; qemu64 and
+#	arm64 are make kunit's only), the Bochs row with the default
 #	implementation (not 7.3-impl: make bochs) and KUnit under Bochs, the
 #	IPsec row with ip xfrm.
 # Rows whose job in tools/rows is - repeat a check of make check's on
@@ -58,8 +58,6 @@ job kunit-x86_64 kernels "KUnit, 7.3 x86-64" \
 	"kunit/check-all.sh --job kunit-x86_64"
 job vm-7.3-arm64 kernels "VM rows, 7.3 arm64" \
 	"vm/check-all.sh --job vm-7.3-arm64"
-job kunit-arm64 kernels "KUnit, 7.3 arm64" \
-	"kunit/check-all.sh --job kunit-arm64"
 [ "$ipsec" != 1 ] || job ipsec-7.3 kernels \
 	"IPsec, 7.3, ip xfrm and kTLS" "ipsec/check-all.sh --job ipsec-7.3"
 [ "$bochs" != 1 ] || job bochs-6.1 - "AVX-512 under Bochs, 6.1" \
