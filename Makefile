@@ -67,7 +67,7 @@ modules-debian: deps ## W=1 builds against Debian's 6.1 and 6.12 headers (also -
 	@$(call gate,debian)
 	for k in 7.3 7.3-arm64; do t0=$$(date +%s); \
 		CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k >/dev/null || exit 1; \
-		echo "modules-debian: $$k took $$(($$(date +%s) - t0)) s"; done
+		echo "modules-debian: $$k took $(since) s"; done
 	@$(call gate,kernels)
 	for k in 7.3-gcc 7.3-gcc-arm64 6.12-be-arm64; do \
 		CHACHA_CLEAN=1 bash tools/vm/build-module.sh $$k >/dev/null || exit 1; done
@@ -142,11 +142,13 @@ peer-tests: deps ## cryptsetup's tests/mode-test (Adiantum) and luks2-integrity-
 # (tools/emulated-check.sh), on Debian's kernels as soon as a lane is free,
 # on 7.3 once its kernels are built: the lanes open these gates.
 gate = [ -z "$$CHACHA_GATES" ] || touch "$$CHACHA_GATES/$(1)"
+# since: the seconds since the shell variable t0, set by date +%s
+since = $$(($$(date +%s) - t0))
 # steps TARGETS: each in a serial make of its own, in turn, each timed
 # ("make check: T took N s"), up to the first that fails; s: 1 if one did
 steps = s=0; for t in $(1); do t0=$$(date +%s); \
 	MAKEFLAGS= $(MAKE) --no-print-directory $$t || s=1; \
-	echo "make check: $$t took $$(($$(date +%s) - t0)) s"; \
+	echo "make check: $$t took $(since) s"; \
 	[ $$s -eq 0 ] || break; done
 
 check: deps ## every test (KUnit on 7.3; VMs: 6.1, 6.12, 7.3 on three CPUs and on arm64, PREEMPT_RT 6.1 and 6.12; make bochs; IPsec; cryptsetup's tests)
