@@ -46,6 +46,34 @@ load_kernel() {
 	KARCH=$(kernel_arch "$1")
 }
 
+# copy_sources SRC DIR: the module's sources into the build directory DIR:
+# the files git lists in SRC, tracked or untracked but not ignored, or every
+# file of SRC outside git, minus build products.  Only a file whose
+# contents differ is copied, stamped now, so that make rebuilds what it
+# touches and nothing else; a file SRC no longer has is removed.  One
+# sha1sum of each side, not a process per file: make check copies the tree
+# some fifty times.
+copy_sources() {
+	local src=$1 dir=$2
+
+	if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$src" ls-files --cached --others --exclude-standard
+	else
+		(cd "$src" && find . -type f | sed 's|^\./||')
+	fi | grep -Ev '\.(o|ko|mod|mod\.c|cmd|a|order|symvers)$' |
+		(cd "$src" && while read -r f; do [ ! -f "$f" ] || echo "$f"; done) |
+		sort >"$dir/.files.new"
+	if [ -f "$dir/.files" ]; then
+		comm -23 "$dir/.files" "$dir/.files.new" |
+			(cd "$dir" && xargs -r -d '\n' rm -f --)
+	fi
+	# A file missing in DIR has no line on its side, so it differs.
+	comm -23 <(cd "$src" && xargs -r -d '\n' sha1sum -- <"$dir/.files.new" | sort) \
+		<(cd "$dir" && xargs -r -d '\n' sha1sum -- <"$dir/.files.new" 2>/dev/null | sort) |
+		cut -c43- | (cd "$src" && xargs -r -d '\n' cp --parents -t "$dir" --)
+	mv "$dir/.files.new" "$dir/.files"
+}
+
 # stage_tool STAGE ARCH TOOL [DIR]: DIR/TOOL.c (DIR tools/vm by default:
 # afalg-check, fscrypt-check; tools/ipsec: ktls-check, ymm-check,
 # ping-sweep), static, for ARCH (amd64 or arm64), (re)built by

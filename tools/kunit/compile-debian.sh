@@ -18,12 +18,7 @@ load_kernel "${1:?usage: $0 6.1|6.12}"
 bdir=${cache:?}/kunit-compile-$KVER
 rm -rf "$bdir"
 mkdir -p "$bdir"
-(cd "$top" && git ls-files --cached --others --exclude-standard) |
-	while read -r f; do
-		[ -f "$top/$f" ] || continue
-		mkdir -p "$bdir/$(dirname "$f")"
-		cp "$top/$f" "$bdir/$f"
-	done
+copy_sources "$top" "$bdir"
 flags="-DCONFIG_KUNIT_MODULE=1 -DCONFIG_FAULT_INJECTION=1 -DCONFIG_FAILSLAB=1"
 flags+=" -DCONFIG_CRYPTO_MANAGER_EXTRA_TESTS=1"
 make -C "$HEADERS" M="$bdir" W=1 KCFLAGS="$flags" CONFIG_KUNIT=m CHACHA_TEST_HOOKS=1 \

@@ -83,17 +83,7 @@ bdir=$cache/kunit-build/$(basename "$kdir")$tag
 mkdir -p "$bdir"
 exec 9>"$bdir.lock"
 flock 9
-if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-	git -C "$src" ls-files --cached --others --exclude-standard
-else
-	(cd "$src" && find . -type f | sed 's|^\./||')
-fi | grep -Ev '\.(o|ko|mod|mod\.c|cmd|a|order|symvers)$' |
-	while read -r f; do
-		[ -f "$src/$f" ] || continue
-		mkdir -p "$bdir/$(dirname "$f")"
-		# A changed file gets a new mtime, so make rebuilds it.
-		cmp -s "$src/$f" "$bdir/$f" || cp "$src/$f" "$bdir/$f"
-	done
+copy_sources "$src" "$bdir"
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 export CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime
 # A clang kernel's kernel.env names its LLVM= (clang-19, lld-19).

@@ -45,31 +45,7 @@ mkdir -p "$bdir"
 exec 9>"$bdir.lock"
 flock 9		# one build per kernel at a time
 
-# The sources: tracked and untracked-but-not-ignored files (every file
-# outside git), minus build products.
-list_files() {
-	if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-		git -C "$src" ls-files --cached --others --exclude-standard
-	else
-		(cd "$src" && find . -type f | sed 's|^\./||')
-	fi
-}
-list_files |
-	grep -Ev '\.(o|ko|mod|mod\.c|cmd|a|order|symvers)$' |
-	while read -r f; do [ -f "$src/$f" ] && echo "$f"; done |
-	sort >"$bdir/.files.new"
-# Drop sources that went away (or came from another $CHACHA_SRC).
-if [ -f "$bdir/.files" ]; then
-	comm -23 "$bdir/.files" "$bdir/.files.new" |
-		while read -r f; do rm -f "$bdir/$f"; done
-fi
-while read -r f; do
-	mkdir -p "$bdir/$(dirname "$f")"
-	# Copy only what changed, stamped now (not -p: a changed file with an
-	# older time than its object would not be rebuilt).
-	cmp -s "$src/$f" "$bdir/$f" || cp "$src/$f" "$bdir/$f"
-done <"$bdir/.files.new"
-mv "$bdir/.files.new" "$bdir/.files"
+copy_sources "$src" "$bdir"
 
 log "building against $KVER in $bdir"
 [ -z "${CHACHA_CLEAN:-}" ] || "${kmake[@]}" M="$bdir" clean >/dev/null
