@@ -76,7 +76,7 @@ done
 
 # The crypto manager's fuzzing of our AEADs compares them with the
 # template on the generic drivers, which it instantiates first and tests
-# (with cryptomgr.fuzz_iterations=1000, 8000 inauthentic inputs in C);
+# (at run.sh --fuzz 1000, 8000 inauthentic inputs in C);
 # under TCG on a loaded host that took more than the 60 s the lookup waits
 # for a larval, and our driver's self-test failed with -ETIMEDOUT (-110).
 # So the instances are made here, through AF_ALG, before the module
