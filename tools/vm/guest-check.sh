@@ -17,6 +17,9 @@
 #   chk_consumers=1		checks 12 (fscrypt) and 13 (dm-integrity)
 #   chk_fsboot=1|2|3		check 12 in three boots (7.x, run.sh): which
 #				one this is; its verdict is "CHECK 12.N"
+#   chk_fsdisk=DEV		check 12's filesystem on DEV, a disk the host
+#				keeps from boot to boot (default: ram2, and the
+#				image travels on the results port)
 #   chk_prio=N			check 1: the module's default priority, and a
 #				reason for it in dmesg (arm64); the checks then
 #				load it with priority=400
@@ -40,6 +43,7 @@ CHECKS=$(echo "${chk_checks:-1,2,3,4,5,6,7,8,9,10}" | tr , ' ')
 [ -z "${chk_keepregs:-}" ] || CHECKS="$CHECKS 11"
 [ -z "${chk_consumers:-}" ] || CHECKS="$CHECKS 12 13"
 FS_BOOT=${chk_fsboot:-}
+FS_DISK=${chk_fsdisk:-}
 ADIANTUM="adiantum(xchacha12,aes)"
 RESULTS=${chk_results:-/dev/ttyS1}
 # The kernel's own drivers we compare with: *-generic (module chacha_generic,
@@ -614,7 +618,7 @@ fs_umount() {
 # fs_new [MIB]: a new ext4 with encryption on FS_DEV (on its first MIB
 # MiB if given), mounted, no keys yet
 fs_new() {
-	FS_DEV=/dev/ram2 FS_IDS=
+	FS_DEV=${FS_DISK:-/dev/ram2} FS_IDS=
 	rm -f /tmp/fs.key1 /tmp/fs.key2
 	mkfs.ext4 -q -F -b 4096 -O encrypt $FS_DEV ${1:+${1}M} ||
 		fail "mkfs.ext4 -O encrypt failed" || return
@@ -761,8 +765,11 @@ fscrypt_round_trip() {
 # own.  Boot 1 (the row's, after check 13) writes set 1 through the
 # module; boot 2, without it, reads set 1 and writes set 2 through the
 # kernel's own drivers; boot 3, the module loaded first, reads both.
-# The filesystem goes from boot to boot through the host (run.sh): sent
-# on the results port between FSIMG lines, put back into the initramfs.
+# The filesystem stays on the virtio disk run.sh gives each of the three
+# boots (chk_fsdisk); its keys and the sets' names and sums go from boot
+# to boot through the host: sent on the results port between FSIMG lines,
+# put back into the initramfs.  Without the disk, the image goes that way
+# too.
 
 # adiantum_idle PATTERN: every Adiantum instance whose stream cipher does
 # not match PATTERN is unused (refcnt 1: only registered)
@@ -812,14 +819,21 @@ fs_served() {
 	fs_held "$FS_DRV" "${d##* }"
 }
 
-# fs_pack: the filesystem's image (its FS_MIB MiB), the keys and the sets'
-# names and sums, in /tmp/fsimg.tgz
+# fs_pack: the keys and the sets' names and sums, and the filesystem's
+# image (its FS_MIB MiB) unless it is on FS_DISK, in /tmp/fsimg.tgz
 fs_pack() {
-	dd if=$FS_DEV of=/tmp/fs.img bs=1M count=$FS_MIB 2>/dev/null &&
-	(cd /tmp && tar -czf /tmp/fsimg.tgz fs.img fs.key* fs.[12].names \
+	local img=
+
+	sync
+	if [ -z "$FS_DISK" ]; then
+		dd if=$FS_DEV of=/tmp/fs.img bs=1M count=$FS_MIB 2>/dev/null ||
+			fail "reading $FS_DEV failed" || return
+		img=fs.img
+	fi
+	(cd /tmp && tar -czf /tmp/fsimg.tgz $img fs.key* fs.[12].names \
 		fs.[12].sums) || fail "packing $FS_DEV failed" || return
 	rm -f /tmp/fs.img
-	echo "image: $FS_MIB MiB, $(wc -c </tmp/fsimg.tgz) bytes gzipped" \
+	echo "image: $FS_MIB MiB ${FS_DISK:+left on $FS_DISK, }$(wc -c </tmp/fsimg.tgz) bytes gzipped" \
 		"(uptime $(cut -d' ' -f1 /proc/uptime) s)"
 }
 
@@ -832,16 +846,18 @@ fs_send() {
 	echo "sent (uptime $(cut -d' ' -f1 /proc/uptime) s)"
 }
 
-# fs_receive: the previous boot's image onto FS_DEV, its keys and lists
-# into /tmp; mounted
+# fs_receive: the previous boot's keys and lists into /tmp, its image
+# onto FS_DEV unless that is FS_DISK; mounted
 fs_receive() {
-	FS_DEV=/dev/ram2
+	FS_DEV=${FS_DISK:-/dev/ram2}
 	[ -e /fsimg.tgz ] || fail "no /fsimg.tgz in the initramfs" || return
 	tar -xzf /fsimg.tgz -C /tmp || fail "unpacking /fsimg.tgz failed" ||
 		return
-	dd if=/tmp/fs.img of=$FS_DEV bs=1M conv=fsync 2>/dev/null ||
-		fail "writing $FS_DEV failed" || return
-	rm -f /tmp/fs.img
+	if [ -z "$FS_DISK" ]; then
+		dd if=/tmp/fs.img of=$FS_DEV bs=1M conv=fsync 2>/dev/null ||
+			fail "writing $FS_DEV failed" || return
+		rm -f /tmp/fs.img
+	fi
 	mkdir -p /mnt/fs
 	fs_mount
 }
@@ -871,6 +887,13 @@ fscrypt_boot1() {
 	echo "$MOD in use for good: $(grep "^$MOD " /proc/modules)"
 	fs_no_plaintext || return
 	fs_pack || return
+	# The control file goes onto a copy when the disk goes on to boot 2,
+	# whose search must find nothing.
+	if [ -n "$FS_DISK" ]; then
+		dd if=$FS_DISK of=/dev/ram2 bs=1M count=$FS_MIB 2>/dev/null ||
+			fail "copying $FS_DISK to ram2 failed" || return
+		FS_DEV=/dev/ram2
+	fi
 	fs_control || return
 	fs_send
 	echo "boot 1: set 1 written via $FS_DRV (contents through" \

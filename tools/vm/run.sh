@@ -99,11 +99,13 @@ if [ -n "$consumers" ]; then
 	timeout=${timeout:-900}
 	# 7.x's fscrypt encrypts contents through blk-crypto-fallback, whose
 	# transforms, once allocated, keep their driver for the whole boot:
-	# check 12 then takes three boots (fs_boots below).  x86-64 only:
-	# the image goes to the host over the second serial port.
+	# check 12 then takes three boots (fs_boots below), its filesystem on
+	# a virtio disk that each boot gets.  x86-64 only: the keys and lists
+	# go to the host over the second serial port.
 	if [ "$KARCH" = amd64 ] && [ "${KVER%%.*}" -ge 7 ]; then
 		fsboots=1
-		append+=" chk_fsboot=1"
+		append+=" chk_fsboot=1 chk_fsdisk=/dev/vda"
+		append_fs+=" chk_fsdisk=/dev/vda"
 	fi
 fi
 # The limits only stop a hung guest: they are not assertions.  7.3's rows
@@ -113,6 +115,10 @@ timeout=${timeout:-600}
 qemu_cmd "$KARCH" "$cpu" 2 1G
 [ "$KARCH" = amd64 ] || qemu+=(-nic none)
 qemu+=(-nographic -monitor none -kernel "$VMLINUZ")
+if [ -n "$fsboots" ]; then
+	truncate -s 16M "$out/fsdisk.img"
+	qemu+=(-drive "file=$out/fsdisk.img,format=raw,if=virtio")
+fi
 
 # boot DIR INITRD APPEND LIMIT: one VM, its serial ports into
 # DIR/console.log and DIR/results.log (arm64: the console only); shows
@@ -144,9 +150,9 @@ boot() {
 	[ $rc -eq 0 ] || log "qemu exited with $rc"
 }
 
-# fs_image DIR: the filesystem image DIR's boot sent (guest-check.sh's
-# fs_send, base64 between FSIMG lines) into DIR/fsimg.tgz; fails unless
-# it is there whole (its sha256)
+# fs_image DIR: the pack DIR's boot sent (guest-check.sh's fs_send, base64
+# between FSIMG lines: the keys, the sets' names and sums) into
+# DIR/fsimg.tgz; fails unless it is there whole (its sha256)
 fs_image() {
 	local sum
 
@@ -161,8 +167,8 @@ fs_image() {
 }
 
 # fs_boots: check 12 on 7.x.  Boot 1 was the row's; boots 2 and 3 run
-# check 12 alone (chk_fsboot=2, 3), each from the image the boot before
-# sent, in DIR/fscrypt2, 3.  The image reaches the guest as /fsimg.tgz in
+# check 12 alone (chk_fsboot=2, 3), on the same disk, each with the pack
+# the boot before sent, in DIR/fscrypt2, 3.  It reaches the guest as /fsimg.tgz in
 # a second cpio archive after the row's initramfs (the kernel unpacks
 # concatenated archives in turn).  Then the one verdict of check 12: PASS
 # if each boot's part (CHECK 12.1, 12.2, 12.3) passed.
