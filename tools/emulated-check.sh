@@ -49,16 +49,16 @@ job() {
 	jobs+=("$@")
 }
 bochs=${CHACHA_BOCHS:-1} peer=${CHACHA_PEER:-1} ipsec=${CHACHA_IPSEC:-1}
-# 7.3's, the longest first: in a cold run on a Zen 5, at a2e8106, KUnit
-# on x86-64 was still running after 1215 s, KUnit under Bochs took 845 s,
-# Bochs's row 679 s, 7.3-max 641 s.
-job kunit-x86_64 kernels "KUnit, 7.3 x86-64" \
-	"kunit/check-all.sh --job kunit-x86_64"
+# 7.3's, the longest first: alone on a Zen 5 in session 20, KUnit under
+# Bochs took 362 s of VM, Bochs's row 288 s, KUnit on x86-64 207 s, the
+# arm64 row 178 s in session 19's warm make check; 7.3-max the longest.
+job vm-7.3 kernels "VM rows, 7.3 x86-64" "vm/check-all.sh --job vm-7.3"
 [ "$bochs" != 1 ] || job bochs-kunit kernels "KUnit under Bochs, 7.3" \
 	"bochs/check-all.sh --job bochs-kunit"
 [ "$bochs" != 1 ] || job bochs-7.3 kernels "AVX-512 under Bochs, 7.3" \
 	"bochs/check-all.sh --job bochs-7.3"
-job vm-7.3 kernels "VM rows, 7.3 x86-64" "vm/check-all.sh --job vm-7.3"
+job kunit-x86_64 kernels "KUnit, 7.3 x86-64" \
+	"kunit/check-all.sh --job kunit-x86_64"
 job vm-7.3-arm64 kernels "VM rows, 7.3 arm64" \
 	"vm/check-all.sh --job vm-7.3-arm64"
 [ "$ipsec" != 1 ] || job ipsec-7.3 kernels \
