@@ -5,7 +5,8 @@
 # (make -j2 -O check-source check-kernels: each lane's output comes out
 # whole when it ends) and, beside them, the tests that boot kernels
 # (tools/emulated-check.sh), whose lanes wait for the static ones: the
-# first starts when the source lane has ended and the W=1 builds against
+# first starts when the source lane's own checks have ended (fresh-check
+# follows them there) and the W=1 builds against
 # Debian's headers are done, the second when the kernel lane has built
 # the 7.3 kernels and the module on them; jobs on 7.3 wait for that too.
 # So a core the static checks leave idle (one lane done, single-threaded
